@@ -1,0 +1,175 @@
+"""Game records in the `blaze-record/1` format (RECORD.md): import, export, replay."""
+
+import json
+from collections import Counter
+
+from .cards import HAND_SIZE, deck_sizes, full_deck, is_card
+from .state import OVER, IllegalMove, State
+
+FORMAT = "blaze-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed: `round` and `ply` locate the fault."""
+
+    def __init__(self, message: str, round: int | None = None, ply: int | None = None):
+        super().__init__(message)
+        self.round = round
+        self.ply = ply
+
+
+def _is_seat(value, n: int) -> bool:
+    return type(value) is int and 0 <= value < n
+
+
+def _check_deal(rnd: dict, number: int, n: int) -> tuple[list, list]:
+    """Shape checks of one round's deal; returns (hands, deck)."""
+    hands, deck = rnd.get("hands"), rnd.get("deck")
+    if type(hands) is not list or len(hands) != n:
+        raise RecordError(f"round {number}: 'hands' must list {n} hands, one per seat", number)
+    for seat, hand in enumerate(hands):
+        if type(hand) is not list or len(hand) != HAND_SIZE:
+            raise RecordError(f"round {number}: seat {seat} must be dealt {HAND_SIZE} cards",
+                              number)
+        for card in hand:
+            if not is_card(card):
+                raise RecordError(f"round {number}: {card!r} in seat {seat}'s hand is not a card",
+                                  number)
+    if type(deck) is not list:
+        raise RecordError(f"round {number}: 'deck' must be a list of cards", number)
+    for card in deck:
+        if not is_card(card):
+            raise RecordError(f"round {number}: {card!r} in the deck is not a card", number)
+    expected = deck_sizes(n)[number - 1]
+    if len(deck) != expected:
+        raise RecordError(f"round {number}: the deck must hold {expected} cards, "
+                          f"not {len(deck)}", number)
+    if type(rnd.get("moves", [])) is not list:
+        raise RecordError(f"round {number}: 'moves' must be a list", number)
+    return hands, deck
+
+
+def _excess(part: Counter, whole: Counter) -> str | None:
+    for card, count in sorted(part.items()):
+        if count > whole[card]:
+            return card
+    return None
+
+
+def check_record(record) -> tuple[list, list]:
+    """Check the record's shape and deals (RECORD.md, in its order); return (players, rounds)."""
+    if type(record) is not dict:
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"'format' must be {FORMAT!r}")
+    players = record.get("players")
+    if type(players) is not list or not 3 <= len(players) <= 5:
+        raise RecordError("'players' must list 3 to 5 names")
+    if any(type(p) is not str for p in players):
+        raise RecordError("every player name must be a string")
+    rounds = record.get("rounds")
+    if type(rounds) is not list or not 1 <= len(rounds) <= 2:
+        raise RecordError("'rounds' must list one or two rounds")
+    n = len(players)
+    for number, rnd in enumerate(rounds, 1):
+        if type(rnd) is not dict:
+            raise RecordError(f"round {number} must be a JSON object", number)
+
+    card_set = Counter(full_deck(n))
+    first = rounds[0]
+    hands, deck = _check_deal(first, 1, n)
+    if not _is_seat(first.get("start"), n):
+        raise RecordError(f"round 1: 'start' must be a seat from 0 to {n - 1}", 1)
+    first_cards = Counter(deck)
+    for hand in hands:
+        first_cards.update(hand)
+    bad = _excess(first_cards, card_set)
+    if bad:
+        raise RecordError(f"round 1: the deal holds more {bad} than the game has", 1)
+
+    if len(rounds) == 2:
+        second = rounds[1]
+        hands2, deck2 = _check_deal(second, 2, n)
+        if Counter(deck2) != card_set - first_cards:
+            raise RecordError("round 2: the deck must be exactly the cards not used in round 1",
+                              2)
+        dealt = Counter()
+        for hand in hands2:
+            dealt.update(hand)
+        bad = _excess(dealt, first_cards)
+        if bad:
+            raise RecordError(f"round 2: {bad} is dealt more often than round 1 used it", 2)
+    return players, rounds
+
+
+def _replay_moves(state: State, moves: list, number: int) -> None:
+    for ply, move in enumerate(moves):
+        try:
+            state.apply(move)
+        except IllegalMove as e:
+            raise RecordError(str(e), number, ply) from None
+
+
+def import_record(record) -> State:
+    """Rebuild the state a record describes; raises RecordError for the first fault."""
+    players, rounds = check_record(record)
+    state = State(len(players))
+    first = rounds[0]
+    state.begin_round(first["hands"], first["deck"], first["start"])
+    _replay_moves(state, first.get("moves", []), 1)
+    if len(rounds) == 2:
+        second = rounds[1]
+        if state.stage != OVER:
+            raise RecordError("round 2 cannot begin: round 1 is not over", 2)
+        loser = state.round_losers[0]
+        start = second.get("start", loser)
+        if not _is_seat(start, len(players)) or start != loser:
+            raise RecordError(f"round 2 must start with seat {loser}, the loser of round 1", 2)
+        state.begin_round(second["hands"], second["deck"], loser)
+        _replay_moves(state, second.get("moves", []), 2)
+    return state
+
+
+def export_record(state: State, players: list[str], meta: dict | None = None) -> dict:
+    """The record of the rounds dealt so far, moves included."""
+    rounds = []
+    for (hands, deck), start, moves in zip(state.deals, state.starts, state.moves):
+        rounds.append({"hands": [list(h) for h in hands], "deck": list(deck), "start": start,
+                       "moves": [dict(m) for m in moves]})
+    record = {"format": FORMAT, "players": list(players), "rounds": rounds}
+    if meta:
+        record["meta"] = meta
+    return record
+
+
+def summary(state: State) -> dict:
+    """The replay result of RECORD.md for a legal record."""
+    return {
+        "ok": True,
+        "round": state.round,
+        "phase": state.phase,
+        "stage": state.stage,
+        "waiting_on": state.waiting_on,
+        "hand_sizes": [len(h) for h in state.hands],
+        "deck_size": state.deck_size,
+        "trump": state.trump,
+        "feathers": state.feathers_taken(),
+        "scores": state.scores,
+        "round_losers": list(state.round_losers),
+        "finished": state.finished,
+        "ranking": state.ranking,
+    }
+
+
+def replay_line(line: str) -> dict:
+    """One line of `blaze_replay` output for one line of input; never raises for bad input."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        return {"ok": False, "round": None, "ply": None, "error": f"not valid JSON: {e}"}
+    try:
+        return summary(import_record(record))
+    except RecordError as e:
+        return {"ok": False, "round": e.round, "ply": e.ply, "error": str(e)}
+    except RecursionError:
+        return {"ok": False, "round": None, "ply": None, "error": "the record is nested too deeply"}

@@ -1,0 +1,484 @@
+"""The state of a game of Blaze and the moves that change it (RULES.md, RECORD.md).
+
+`State.apply(move)` takes a RECORD.md move object, checks it completely before
+touching anything, applies it and then runs the automatic moves of §5.7, so a
+state is always waiting on someone (or over). An illegal move raises
+`IllegalMove` with a sentence a person can act on and leaves the state as it was.
+"""
+
+from .cards import CHALLENGE_VALUE, FEATHERS, HAND_SIZE, MAX_LIMIT, RANK, REJECT_VALUE, SUIT
+from .cards import can_reject, is_card
+
+OPEN, RESPOND, EXTEND, BET, OVER = "open", "respond", "extend", "bet", "over"
+
+MOVE_STAGE = {
+    "challenge": OPEN, "reject": RESPOND, "pass": RESPOND, "add": EXTEND, "done": EXTEND,
+    "bet": BET,
+}
+MOVE_FIELDS = {
+    "challenge": frozenset(("seat", "move", "cards")),
+    "reject": frozenset(("seat", "move", "pairs")),
+    "pass": frozenset(("seat", "move")),
+    "add": frozenset(("seat", "move", "cards")),
+    "done": frozenset(("seat", "move")),
+    "bet": frozenset(("seat", "move", "on", "value")),
+}
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now; the state is unchanged."""
+
+
+def _is_int(value) -> bool:
+    return type(value) is int  # bool and float are not integers here
+
+
+def _take(hand: list, cards: list, seat: int) -> None:
+    """Check that `cards` is a sub-multiset of `hand` (no change)."""
+    if len(cards) == 1:
+        if cards[0] not in hand:
+            raise IllegalMove(f"seat {seat} does not hold {cards[0]}")
+        return
+    for card in set(cards):
+        if cards.count(card) > hand.count(card):
+            held = hand.count(card)
+            raise IllegalMove(
+                f"seat {seat} holds {held} {card} but plays {cards.count(card)}"
+                if held else f"seat {seat} does not hold {card}"
+            )
+
+
+def _check_cards(cards, seat: int, kind: str) -> None:
+    if type(cards) is not list or not cards:
+        raise IllegalMove(f"seat {seat} cannot {kind}: 'cards' must be a non-empty list of cards")
+    for card in cards:
+        if not is_card(card):
+            raise IllegalMove(f"seat {seat} cannot {kind}: {card!r} is not a card")
+
+
+def can_reject_all(unrejected: list, hand: list, trump: str) -> bool:
+    """Whether distinct hand cards can reject every card of `unrejected` (a matching)."""
+    if len(unrejected) > len(hand):
+        return False
+    options = []
+    for c in unrejected:
+        opts = [i for i, r in enumerate(hand) if can_reject(c, r, trump)]
+        if not opts:
+            return False
+        options.append(opts)
+    if len(options) == 1:
+        return True
+    options.sort(key=len)
+    owner: dict[int, int] = {}
+
+    def augment(k: int, seen: set) -> bool:
+        for i in options[k]:
+            if i in seen:
+                continue
+            seen.add(i)
+            if i not in owner or augment(owner[i], seen):
+                owner[i] = k
+                return True
+        return False
+
+    return all(augment(k, set()) for k in range(len(options)))
+
+
+class State:
+    """A game in progress: both rounds' deals, the position, and the moves so far."""
+
+    __slots__ = (
+        "n", "round", "hands", "deck", "deck_pos", "trump_card", "trump", "stage",
+        "active", "target", "supporter", "limit", "passed", "done_a", "done_s",
+        "t_cards", "t_by", "t_rej", "values", "unrejected",
+        "out", "feather_stack", "feathers", "bets", "bet_piles", "bet_history",
+        "round_losers", "discard", "box", "known", "pending", "deals", "moves",
+        "starts", "next_deal",
+    )
+
+    def __init__(self, players: int):
+        if players not in FEATHERS:
+            raise ValueError("Blaze is played by 3 to 5 players")
+        self.n = players
+        self.round = 0
+        self.feathers = []  # per round, per seat: feather values taken
+        self.bet_piles = [0] * players
+        self.bet_history = []  # per scored round, per seat: (on, value)
+        self.round_losers = []
+        self.deals = []  # per round: (hands, deck) as dealt
+        self.moves = []  # per round: the voluntary moves applied
+        self.starts = []
+        self.next_deal = None  # round 2's deal when known in advance (live games)
+
+    # ---- rounds -------------------------------------------------------------
+
+    def begin_round(self, hands: list, deck: list, start: int) -> None:
+        """Start the next round with this deal; `start` opens its first challenge."""
+        n = self.n
+        self.round += 1
+        # deals and starts are shared by clones, so they are replaced, never mutated
+        self.deals = [*self.deals, ([list(h) for h in hands], list(deck))]
+        self.starts = [*self.starts, start]
+        self.moves.append([])
+        self.hands = [list(h) for h in hands]
+        self.deck = list(deck)
+        self.deck_pos = 0
+        self.trump_card = deck[-1]
+        self.trump = SUIT[deck[-1]]
+        self.out = [False] * n
+        self.feather_stack = list(FEATHERS[n][self.round - 1])
+        self.feathers.append([[] for _ in range(n)])
+        self.bets = [None] * n
+        self.discard = []
+        self.known = [[] for _ in range(n)]
+        self.pending = None
+        self.box = []
+        if self.round == 2:
+            # round 1's cards not dealt again go back to the box
+            first_hands, first_deck = self.deals[0]
+            self.box = [c for h in first_hands for c in h] + first_deck
+            for c in (c for h in hands for c in h):
+                self.box.remove(c)
+        self.t_cards, self.t_by, self.t_rej = [], [], []
+        self._open(start)
+
+    def _open(self, active: int) -> None:
+        out, n = self.out, self.n
+        target = (active + 1) % n
+        while out[target]:
+            target = (target + 1) % n
+        supporter = (target + 1) % n
+        while out[supporter]:
+            supporter = (supporter + 1) % n
+        self.active = active
+        self.target = target
+        self.supporter = None if supporter == active else supporter
+        self.limit = min(MAX_LIMIT, len(self.hands[target]))
+        self.passed = self.done_a = self.done_s = False
+        self.t_cards, self.t_by, self.t_rej = [], [], []
+        self.values = set()
+        self.unrejected = 0
+        self.stage = OPEN
+
+    # ---- queries ------------------------------------------------------------
+
+    @property
+    def phase(self) -> int:
+        return 1 if self.deck_pos < len(self.deck) else 2
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck) - self.deck_pos
+
+    @property
+    def waiting_on(self) -> list:
+        stage = self.stage
+        if stage == OPEN:
+            return [self.active]
+        if stage == RESPOND:
+            return [self.target]
+        if stage == EXTEND:
+            return [self.supporter if self.done_a else self.active]
+        if stage == BET:
+            return [s for s in range(self.n) if self.bets[s] is None]
+        return []
+
+    @property
+    def finished(self) -> bool:
+        return len(self.round_losers) == 2
+
+    @property
+    def scores(self) -> list:
+        return [
+            self.bet_piles[s] + sum(sum(rf[s]) for rf in self.feathers) for s in range(self.n)
+        ]
+
+    @property
+    def ranking(self):
+        if not self.finished:
+            return None
+        scores, last = self.scores, self.feathers[1]
+        return sorted(range(self.n), key=lambda s: (-scores[s], -(last[s][0] if last[s] else 0)))
+
+    def feathers_taken(self) -> list:
+        return [[v for rf in self.feathers for v in rf[s]] for s in range(self.n)]
+
+    def unrejected_cards(self) -> list:
+        return [c for c, r in zip(self.t_cards, self.t_rej) if r is None]
+
+    def addable(self, seat: int) -> list:
+        """Hand cards of `seat` whose challenge value lies on the table (limit aside)."""
+        values = self.values
+        return [c for c in self.hands[seat] if CHALLENGE_VALUE[c] in values]
+
+    def _has_add(self, seat: int) -> bool:
+        if len(self.t_cards) >= self.limit:
+            return False
+        values = self.values
+        for c in self.hands[seat]:
+            if CHALLENGE_VALUE[c] in values:
+                return True
+        return False
+
+    # ---- moves --------------------------------------------------------------
+
+    def apply(self, move) -> None:
+        """Check and apply one voluntary move, then the automatic ones."""
+        if type(move) is not dict:
+            raise IllegalMove("a move must be a JSON object")
+        kind = move.get("move")
+        fields = MOVE_FIELDS.get(kind) if type(kind) is str else None
+        if fields is None:
+            raise IllegalMove(f"unknown move {kind!r}")
+        if move.keys() != fields:
+            extra = sorted(set(move) - fields)
+            missing = sorted(fields - set(move))
+            raise IllegalMove(
+                f"{kind} has unknown field {extra[0]!r}" if extra
+                else f"{kind} is missing the field {missing[0]!r}"
+            )
+        seat = move["seat"]
+        if not _is_int(seat) or not 0 <= seat < self.n:
+            raise IllegalMove(f"seat must be an integer from 0 to {self.n - 1}, not {seat!r}")
+        if self.stage == OVER:
+            raise IllegalMove(f"seat {seat} cannot {kind}: the round is over")
+        if self.stage != MOVE_STAGE[kind]:
+            raise IllegalMove(f"seat {seat} cannot {kind} at stage {self.stage}")
+        waiting = self.waiting_on
+        if seat not in waiting:
+            who = ", ".join(map(str, waiting))
+            raise IllegalMove(f"seat {seat} cannot {kind}: the game waits on seat {who}")
+        getattr(self, "_" + kind)(seat, move)
+        self.moves[-1].append(move)
+        self._settle()
+
+    def _challenge(self, seat: int, move: dict) -> None:
+        cards = move["cards"]
+        _check_cards(cards, seat, "challenge")
+        rank = RANK[cards[0]]
+        if any(RANK[c] != rank for c in cards):
+            raise IllegalMove(f"seat {seat} cannot challenge with {' '.join(cards)}: "
+                              "the cards must have the same rank")
+        if len(cards) > self.limit:
+            raise IllegalMove(f"seat {seat} cannot challenge with {len(cards)} cards: "
+                              f"the limit is {self.limit}")
+        _take(self.hands[seat], cards, seat)
+        self._play(seat, cards)
+        self.stage = RESPOND
+
+    def _play(self, seat: int, cards: list) -> None:
+        hand, known = self.hands[seat], self.known[seat]
+        for c in cards:
+            hand.remove(c)
+            if known and c in known:
+                known.remove(c)
+            self.t_cards.append(c)
+            self.t_by.append(seat)
+            self.t_rej.append(None)
+            self.values.add(CHALLENGE_VALUE[c])
+        self.unrejected += len(cards)
+        self.done_a = self.done_s = False
+
+    def _add(self, seat: int, move: dict) -> None:
+        cards = move["cards"]
+        _check_cards(cards, seat, "add")
+        values = self.values
+        for c in cards:
+            if CHALLENGE_VALUE[c] not in values:
+                reason = ("no Firebird challenge card on the table" if RANK[c] == "F"
+                          else f"no card of value {CHALLENGE_VALUE[c]} on the table")
+                raise IllegalMove(f"seat {seat} cannot add {c}: {reason}")
+        room = self.limit - len(self.t_cards)
+        if len(cards) > room:
+            raise IllegalMove(f"seat {seat} cannot add {len(cards)} cards: "
+                              f"only {room} more fit under the limit of {self.limit}")
+        _take(self.hands[seat], cards, seat)
+        self._play(seat, cards)
+        self.stage = EXTEND if self.passed else RESPOND
+
+    def _reject(self, seat: int, move: dict) -> None:
+        pairs = move["pairs"]
+        if type(pairs) is not list or not pairs:
+            raise IllegalMove(f"seat {seat} cannot reject: 'pairs' must be a non-empty list")
+        t_cards, t_rej, trump = self.t_cards, self.t_rej, self.trump
+        seen = set()
+        cards = []
+        for pair in pairs:
+            if type(pair) is not list or len(pair) != 2:
+                raise IllegalMove(f"seat {seat} cannot reject: each pair must be [index, card]")
+            index, card = pair
+            if not _is_int(index) or not 0 <= index < len(t_cards):
+                raise IllegalMove(f"seat {seat} cannot reject: no challenge card at index {index!r}")
+            if not is_card(card):
+                raise IllegalMove(f"seat {seat} cannot reject: {card!r} is not a card")
+            if index in seen:
+                raise IllegalMove(f"seat {seat} cannot reject: index {index} appears twice")
+            if t_rej[index] is not None:
+                raise IllegalMove(f"seat {seat} cannot reject: {t_cards[index]} at index "
+                                  f"{index} is already rejected")
+            if not can_reject(t_cards[index], card, trump):
+                raise IllegalMove(f"seat {seat} cannot reject {t_cards[index]} with {card}")
+            seen.add(index)
+            cards.append(card)
+        if len(seen) != self.unrejected:
+            missing = [i for i, r in enumerate(t_rej) if r is None and i not in seen]
+            raise IllegalMove(f"seat {seat} must reject every unrejected card at once: "
+                              f"index {missing[0]} ({t_cards[missing[0]]}) is missing")
+        hand = self.hands[seat]
+        _take(hand, cards, seat)
+        known = self.known[seat]
+        for index, card in pairs:
+            hand.remove(card)
+            if known and card in known:
+                known.remove(card)
+            t_rej[index] = card
+            self.values.add(REJECT_VALUE[card])
+        self.unrejected = 0
+        self.stage = EXTEND
+
+    def _pass(self, seat: int, move: dict) -> None:
+        self.passed = True
+        self.stage = EXTEND
+
+    def _done(self, seat: int, move: dict) -> None:
+        if seat == self.active and not self.done_a:
+            self.done_a = True
+        else:
+            self.done_s = True
+
+    def _bet(self, seat: int, move: dict) -> None:
+        on, value = move["on"], move["value"]
+        if not _is_int(on) or not 0 <= on < self.n:
+            raise IllegalMove(f"seat {seat} cannot bet on {on!r}: not a seat")
+        if on == seat:
+            raise IllegalMove(f"seat {seat} cannot bet on themself")
+        if not _is_int(value) or value not in (0, 1):
+            raise IllegalMove(f"seat {seat} cannot bet {value!r}: a bet is worth 0 or 1")
+        self.bets[seat] = (on, value)
+        if all(b is not None for b in self.bets):
+            self._start_phase_two()
+
+    # ---- automatic moves and resolution -------------------------------------
+
+    def _settle(self) -> None:
+        """Apply the automatic moves of §5.7 until the game waits on someone."""
+        while True:
+            stage = self.stage
+            if stage == RESPOND:
+                if self._target_can_reject():
+                    return
+                self.passed = True
+                self.stage = stage = EXTEND
+            if stage != EXTEND:
+                return
+            if not self.done_a:
+                if self._has_add(self.active):
+                    return
+                self.done_a = True
+            if self.supporter is not None and not self.done_s:
+                if self._has_add(self.supporter):
+                    return
+                self.done_s = True
+            self._resolve()
+
+    def _target_can_reject(self) -> bool:
+        hand, trump = self.hands[self.target], self.trump
+        if self.unrejected == 1:
+            card = self.t_cards[self.t_rej.index(None)]
+            return any(can_reject(card, r, trump) for r in hand)
+        return can_reject_all(self.unrejected_cards(), hand, trump)
+
+    def _resolve(self) -> None:
+        active, target, supporter = self.active, self.target, self.supporter
+        cards = self.t_cards + [r for r in self.t_rej if r is not None]
+        if self.passed:
+            self.hands[target].extend(cards)
+            self.known[target].extend(cards)
+        else:
+            self.discard.extend(cards)
+        self.t_cards, self.t_by, self.t_rej = [], [], []
+        involved = (active, target) if supporter is None else (active, target, supporter)
+        if self.phase == 1:
+            deck = self.deck
+            for seat in involved:
+                hand = self.hands[seat]
+                need = HAND_SIZE - len(hand)
+                if need > 0:
+                    got = deck[self.deck_pos:self.deck_pos + need]
+                    hand.extend(got)
+                    self.deck_pos += len(got)
+                    if self.deck_pos >= len(deck):
+                        break
+            if self.deck_pos >= len(deck):
+                self.pending = (involved, target, self.passed)
+                self.stage = BET
+                return
+        else:
+            for seat in involved:
+                if not self.hands[seat] and self._take_feather(seat):
+                    return
+        self._next_challenge(target, self.passed)
+
+    def _take_feather(self, seat: int) -> bool:
+        """Give `seat` the top feather; true when that ended the round."""
+        self.feathers[-1][seat].append(self.feather_stack.pop(0))
+        self.out[seat] = True
+        if not self.feather_stack:
+            self._end_round()
+            return True
+        return False
+
+    def _next_challenge(self, target: int, passed: bool) -> None:
+        n, out = self.n, self.out
+        seat = (target + 1) % n if passed else target
+        while out[seat] or (passed and seat == target):
+            seat = (seat + 1) % n
+        self._open(seat)
+
+    def _start_phase_two(self) -> None:
+        involved, target, passed = self.pending
+        self.pending = None
+        first = involved[0]
+        for k in range(self.n):
+            seat = (first + k) % self.n
+            if not self.hands[seat] and not self.out[seat] and self._take_feather(seat):
+                return
+        self._next_challenge(target, passed)
+
+    def _end_round(self) -> None:
+        self.stage = OVER
+        taken = self.feathers[-1]
+        loser = next(s for s in range(self.n) if not taken[s])
+        self.round_losers.append(loser)
+        for seat, (on, value) in enumerate(self.bets):
+            self.bet_piles[seat if on == loser else on] += value
+        self.bet_history.append(list(self.bets))
+        if self.round == 1 and self.next_deal is not None:
+            hands, deck = self.next_deal
+            self.next_deal = None
+            self.begin_round(hands, deck, loser)
+
+    # ---- copies -------------------------------------------------------------
+
+    def clone(self) -> "State":
+        """An independent copy, cheap enough for bots that search many games."""
+        new = State.__new__(State)
+        for name in ("n", "round", "deck", "deck_pos", "trump_card", "trump", "stage",
+                     "active", "target", "supporter", "limit", "passed", "done_a",
+                     "done_s", "unrejected", "pending", "next_deal", "deals", "starts"):
+            setattr(new, name, getattr(self, name))
+        new.hands = [h[:] for h in self.hands]
+        new.t_cards, new.t_by, new.t_rej = self.t_cards[:], self.t_by[:], self.t_rej[:]
+        new.values = set(self.values)
+        new.out = self.out[:]
+        new.feather_stack = self.feather_stack[:]
+        new.feathers = [[f[:] for f in rf] for rf in self.feathers]
+        new.bets = self.bets[:]
+        new.bet_piles = self.bet_piles[:]
+        new.bet_history = self.bet_history[:]
+        new.round_losers = self.round_losers[:]
+        new.discard = self.discard[:]
+        new.box = self.box
+        new.known = [k[:] for k in self.known]
+        new.moves = [m[:] for m in self.moves]
+        return new
