@@ -59,6 +59,9 @@ def main() -> int:
     env.setdefault("DEBUG", "1")
     env.setdefault("PYTHONUNBUFFERED", "1")
     RUN_DIR.mkdir(exist_ok=True)
+    # Explicit handlers: a shell may start us with SIGINT ignored (background jobs).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     children = []
     redis = None if env.get("BLAZE_INMEMORY") == "1" else redis_start(env)
     if redis:
@@ -78,10 +81,11 @@ def main() -> int:
             children.append(subprocess.Popen(command, cwd=ROOT, env=env))
         print(f"Blaze online: http://127.0.0.1:{env.get('PORT', '8000')}/  (Ctrl-C stops)",
               flush=True)
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         # One process dying takes the stack down: a half-running site only confuses.
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
+        dead = next(child for child in children if child.poll() is not None)
+        print(f"{dead.args[0]} exited ({dead.returncode}): stopping the stack.", flush=True)
         return 1
     except KeyboardInterrupt:
         return 0
