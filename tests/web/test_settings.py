@@ -12,8 +12,12 @@ from blaze_site.env import env_bool, env_db, env_email, env_url
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# Variables the test process may carry that would change what a fresh start sees.
+_NOT_INHERITED = {"DEBUG", "BLAZE_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+
+
 def _run(args, **env):
-    full_env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "BLAZE_ENV"}}
+    full_env = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
     full_env.update(env)
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, env=full_env, capture_output=True, text=True
