@@ -96,6 +96,7 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 
 # django-allauth: username + email sign-up, mandatory verification, rate limits on.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"

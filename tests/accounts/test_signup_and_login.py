@@ -73,6 +73,12 @@ def test_signup_with_a_taken_username_is_rejected(client, ann):
     assert "A user with that username already exists." in response.content.decode()
 
 
+def test_signup_cannot_take_a_bot_name(client):
+    response = _signup(client, username="bot-sneaky")
+    assert "are for bots" in response.content.decode()
+    assert not User.objects.filter(username="bot-sneaky").exists()
+
+
 def test_login_with_username_and_logout(client, ann, password):
     response = client.post(reverse("account_login"), {"login": "ann", "password": password})
     assert response.status_code == 302
