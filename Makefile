@@ -1,0 +1,31 @@
+# Blaze online: `make run` starts the site, `make test` runs lint and tests.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint deps clean
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Reinstall only when pyproject.toml changes.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+deps: $(STAMP)
+
+run: $(STAMP)
+	$(PY) scripts/run_stack.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	source scripts/test_env.sh && $(VENV)/bin/pytest
+
+clean:
+	rm -rf $(VENV) staticfiles .run

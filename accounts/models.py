@@ -1,0 +1,51 @@
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+def validate_timezone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a known time zone.")
+
+
+class User(AbstractUser):
+    class EmailOnTurn(models.TextChoices):
+        IMMEDIATE = "immediate", "Right away"
+        DIGEST = "digest", "In a daily digest"
+        NEVER = "never", "Never"
+
+    is_bot = models.BooleanField(default=False)
+    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    email_on_turn = models.CharField(
+        "email me when it is my turn",
+        max_length=16,
+        choices=EmailOnTurn.choices,
+        default=EmailOnTurn.IMMEDIATE,
+    )
+
+    def __str__(self) -> str:
+        return self.username
+
+
+class ApiToken(models.Model):
+    """A bearer token for programs. Only a SHA-256 hash of the secret is stored."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=16, help_text="The secret's start, to recognise it.")
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

@@ -1,0 +1,75 @@
+"""Writes and lookups for accounts: tokens and bots."""
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from .models import ApiToken
+
+TOKEN_PREFIX = "blz_"
+BOT_USERNAMES = ["bot-random", "bot-basic", "bot-strong"]
+# Touch last_used at most this often, so busy bots do not write on every request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
+    """Create a token; the secret is returned once and never stored."""
+    secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name, key_hash=_hash(secret), prefix=secret[: len(TOKEN_PREFIX) + 6]
+    )
+    return token, secret
+
+
+def api_token_revoke(*, user, token_id: int) -> bool:
+    """Revoke one of the user's tokens; False when there was nothing to revoke."""
+    updated = ApiToken.objects.filter(
+        pk=token_id, user=user, revoked_at__isnull=True
+    ).update(revoked_at=timezone.now())
+    return updated == 1
+
+
+def api_token_user(secret: str):
+    """The active user owning this secret, or None."""
+    if not secret.startswith(TOKEN_PREFIX):
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(key_hash=_hash(secret), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used is None or now - token.last_used > LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+    return token.user
+
+
+def user_get_or_create(*, username: str):
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=username)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def bots_create() -> list:
+    """Create the house bots if missing; running it again changes nothing."""
+    User = get_user_model()
+    bots = []
+    for username in BOT_USERNAMES:
+        bot, created = User.objects.get_or_create(username=username, defaults={"is_bot": True})
+        if created:
+            bot.set_unusable_password()
+            bot.save(update_fields=["password"])
+        bots.append(bot)
+    return bots

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+from .api import api
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("play/", views.coming_soon, {"title": "Play"}, name="play"),
+    path("games/", views.coming_soon, {"title": "My games"}, name="my_games"),
+    path("tournaments/", views.coming_soon, {"title": "Tournaments"}, name="tournaments"),
+    path("api/v1/", api.urls),
+    path("admin/", admin.site.urls),
+    path("", include("accounts.urls")),
+    path("account/", include("allauth.urls")),
+]

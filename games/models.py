@@ -1,0 +1,1 @@
+# Game, Seat and Move models come with the rules engine (later issues).

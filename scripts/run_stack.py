@@ -1,0 +1,109 @@
+"""Run the whole local stack (`make run`): prepare the database, then daphne, a Celery
+worker and Celery beat, stopped together on Ctrl-C.
+
+Redis comes from REDIS_URL; when nothing answers there and redis-server is installed, one
+is started for this run. With no Redis at all the site still runs: in-memory channel
+layer, Celery tasks executed in-process.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+from probe import answers
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+RUN_DIR = ROOT / ".run"
+
+
+def redis_start(env: dict) -> subprocess.Popen | None:
+    """Make sure Redis answers at REDIS_URL; return a server we started, if any."""
+    url = urlparse(env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    host, port = url.hostname or "127.0.0.1", url.port or 6379
+    if answers(host, port):
+        return None
+    server = shutil.which("redis-server")
+    if server and host in ("127.0.0.1", "localhost"):
+        print(f"Starting redis-server on port {port} for this run.")
+        proc = subprocess.Popen(
+            [server, "--port", str(port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(50):
+            if answers(host, port):
+                return proc
+            time.sleep(0.1)
+        proc.terminate()
+    print(
+        "NOTICE: no Redis at REDIS_URL: running with the in-memory channel layer and\n"
+        "        Celery tasks executed in-process (no worker, no beat).",
+        flush=True,
+    )
+    env["BLAZE_INMEMORY"] = "1"
+    return None
+
+
+def manage(env: dict, *args: str) -> None:
+    subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env, check=True)
+
+
+def main() -> int:
+    env = dict(os.environ)
+    env.setdefault("DEBUG", "1")
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    RUN_DIR.mkdir(exist_ok=True)
+    # Explicit handlers: a shell may start us with SIGINT ignored (background jobs).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    children = []
+    redis = None if env.get("BLAZE_INMEMORY") == "1" else redis_start(env)
+    if redis:
+        children.append(redis)
+    try:
+        manage(env, "migrate", "--noinput")
+        manage(env, "blaze_create_bots")
+        manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+        commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env.get("PORT", "8000"),
+                     "blaze_site.asgi:application"]]
+        if env.get("BLAZE_INMEMORY") != "1":
+            celery = str(BIN / "celery")
+            commands.append([celery, "-A", "blaze_site", "worker", "-l", "info", "-c", "2"])
+            commands.append([celery, "-A", "blaze_site", "beat", "-l", "info",
+                             "-s", str(RUN_DIR / "celerybeat-schedule")])
+        for command in commands:
+            children.append(subprocess.Popen(command, cwd=ROOT, env=env))
+        print(f"Blaze online: http://127.0.0.1:{env.get('PORT', '8000')}/  (Ctrl-C stops)",
+              flush=True)
+        # One process dying takes the stack down: a half-running site only confuses.
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+        dead = next(child for child in children if child.poll() is not None)
+        print(f"{dead.args[0]} exited ({dead.returncode}): stopping the stack.", flush=True)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop(children)
+
+
+def stop(children: list) -> None:
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    for child in children:
+        try:
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+# Source this file: it picks the services the tests use (shared by `make test` and .ci/run).
+# PostgreSQL and Redis when they answer on 127.0.0.1, else SQLite and the in-memory layer.
+_probe() { "${PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/probe.py" "$@"; }
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  if _probe 127.0.0.1 5432; then
+    export DATABASE_URL="postgres://postgres@127.0.0.1:5432/blaze"
+  else
+    export DATABASE_URL="sqlite:///db.sqlite3"
+  fi
+fi
+if [ -z "${BLAZE_INMEMORY:-}" ]; then
+  if _probe 127.0.0.1 6379; then
+    export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
+    export BLAZE_INMEMORY=0
+  else
+    export BLAZE_INMEMORY=1
+  fi
+fi
+echo "test env: DATABASE_URL=${DATABASE_URL} BLAZE_INMEMORY=${BLAZE_INMEMORY}"

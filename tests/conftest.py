@@ -1,0 +1,59 @@
+import pytest
+from allauth.account.models import EmailAddress
+from django.core.cache import cache
+
+from accounts.models import User
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+def make_user(username: str, *, verified: bool = True, **fields) -> User:
+    """A player with a password and (by default) a verified primary email."""
+    email = f"{username}@example.com"
+    user = User.objects.create_user(username=username, email=email, password=PASSWORD, **fields)
+    EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
+    return user
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    # Rate limits are counted in the cache; every test starts with a clean slate.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def ann(db):
+    return make_user("ann")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def cat(db):
+    return make_user("cat")
+
+
+@pytest.fixture
+def dan(db):
+    return make_user("dan")
+
+
+@pytest.fixture
+def eve(db):
+    return make_user("eve")
+
+
+@pytest.fixture
+def ann_client(client, ann):
+    client.force_login(ann)
+    return client
