@@ -6,8 +6,17 @@ state is always waiting on someone (or over). An illegal move raises
 `IllegalMove` with a sentence a person can act on and leaves the state as it was.
 """
 
-from .cards import CHALLENGE_VALUE, FEATHERS, HAND_SIZE, MAX_LIMIT, RANK, REJECT_VALUE, SUIT
-from .cards import can_reject, is_card
+from .cards import (
+    CHALLENGE_VALUE,
+    FEATHERS,
+    HAND_SIZE,
+    MAX_LIMIT,
+    RANK,
+    REJECT_VALUE,
+    SUIT,
+    can_reject,
+    is_card,
+)
 
 OPEN, RESPOND, EXTEND, BET, OVER = "open", "respond", "extend", "bet", "over"
 
@@ -308,7 +317,8 @@ class State:
                 raise IllegalMove(f"seat {seat} cannot reject: each pair must be [index, card]")
             index, card = pair
             if not _is_int(index) or not 0 <= index < len(t_cards):
-                raise IllegalMove(f"seat {seat} cannot reject: no challenge card at index {index!r}")
+                raise IllegalMove(
+                    f"seat {seat} cannot reject: no challenge card at index {index!r}")
             if not is_card(card):
                 raise IllegalMove(f"seat {seat} cannot reject: {card!r} is not a card")
             if index in seen:
