@@ -44,7 +44,8 @@ def _check_deal(rnd: dict, number: int, n: int) -> tuple[list, list]:
     if len(deck) != expected:
         raise RecordError(f"round {number}: the deck must hold {expected} cards, "
                           f"not {len(deck)}", number)
-    if type(rnd.get("moves", [])) is not list:
+    # only round 2's start may be omitted (RECORD.md); moves are required, even if empty
+    if type(rnd.get("moves")) is not list:
         raise RecordError(f"round {number}: 'moves' must be a list", number)
     return hands, deck
 
@@ -116,7 +117,7 @@ def import_record(record) -> State:
     state = State(len(players))
     first = rounds[0]
     state.begin_round(first["hands"], first["deck"], first["start"])
-    _replay_moves(state, first.get("moves", []), 1)
+    _replay_moves(state, first["moves"], 1)
     if len(rounds) == 2:
         second = rounds[1]
         if state.stage != OVER:
@@ -126,7 +127,7 @@ def import_record(record) -> State:
         if not _is_seat(start, len(players)) or start != loser:
             raise RecordError(f"round 2 must start with seat {loser}, the loser of round 1", 2)
         state.begin_round(second["hands"], second["deck"], loser)
-        _replay_moves(state, second.get("moves", []), 2)
+        _replay_moves(state, second["moves"], 2)
     return state
 
 

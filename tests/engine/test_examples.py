@@ -37,3 +37,11 @@ def test_replay_cli_fails_on_an_unreadable_file_without_traceback():
                             capture_output=True, text=True)
     assert result.returncode != 0
     assert "Traceback" not in result.stderr and "cannot read" in result.stderr
+
+
+def test_benchmark_script_runs_and_reports_every_player_count():
+    result = subprocess.run([sys.executable, "-m", "games.engine.bench", "--seconds", "0.1"],
+                            capture_output=True, text=True, check=True)
+    rows = [line.split() for line in result.stdout.splitlines()[1:]]
+    assert [row[0] for row in rows] == ["3", "4", "5"]
+    assert all(float(row[1]) > 0 and float(row[4]) > 0 for row in rows)
