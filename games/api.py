@@ -1,5 +1,6 @@
 """The games part of the JSON API (spec/API.md): parse, call a service or selector, reply."""
 
+import json
 from typing import Any
 
 from django.http import HttpRequest
@@ -146,8 +147,15 @@ def game_create(request: HttpRequest, data: GameCreateIn):
 
 @router.post("/import", response={201: GameView, 400: ErrorOut},
              exclude_unset=True,
-             summary="Import a blaze-record/1 as a finished, replayable analysis copy")
-def game_import(request: HttpRequest, record: dict[str, Any]):
+             summary="Import a blaze-record/1 as a finished, replayable analysis copy",
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 "application/json": {"schema": {"type": "object",
+                                                 "description": "a blaze-record/1"}}}}})
+def game_import(request: HttpRequest):
+    try:
+        record = json.loads(request.body)
+    except (ValueError, RecursionError):
+        raise services.BadRequest("the body is not a JSON record") from None
     game = services.record_import(user=request.auth, record=record)
     return Status(201, game_view_for(game, request.auth))
 
