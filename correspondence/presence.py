@@ -24,3 +24,12 @@ def presence_leave(user_id: int, game_id: int) -> None:
 
 def presence_here(user_id: int, game_id: int) -> bool:
     return cache.get(_key(user_id, game_id)) is not None
+
+
+async def apresence_touch(user_id: int, game_id: int) -> None:
+    """For async consumers."""
+    await cache.aset(_key(user_id, game_id), 1, PRESENCE_TTL)
+
+
+async def apresence_leave(user_id: int, game_id: int) -> None:
+    await cache.adelete(_key(user_id, game_id))

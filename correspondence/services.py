@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_BOT = 3
 TIMEOUT_BOT_LEVEL = "basic"
+# Live deadlines this close also get a one-off check at the deadline itself (the 30 s sweep
+# stays the safety net); longer ones, and all correspondence deadlines, wait for the sweep.
+LIVE_CHECK_MAX_SECONDS = 15 * 60
 
 
 class ClockError(Exception):
@@ -122,6 +125,7 @@ def clocks_start(game, now: datetime | None = None) -> None:
         _store(row, clk, tc, vacations.get(seat, ()))
         rows.append(row)
     SeatClock.objects.bulk_create(rows)
+    _queue_live_check(game, tc, rows, now)
     if tc.kind == C.CORRESPONDENCE:
         for seat in game.waiting_on:
             _notify_turn(game, seats.get(seat))
@@ -151,12 +155,31 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
                 row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
             _store(row, clk, tc, vacations.get(row.seat, ()))
         SeatClock.objects.bulk_update(rows, _CLOCK_FIELDS)
+        if not finished:
+            _queue_live_check(game, tc, rows, now)
     if finished:
         for seat in seats.values():
             _notify_game_over(game, seat)
     elif tc is not None and tc.kind == C.CORRESPONDENCE:
         for seat in started:
             _notify_turn(game, seats.get(seat))
+
+
+def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
+    """After commit, queue one check at the earliest live deadline, naming the game's seq
+    (the check does nothing if the game moved on by then)."""
+    if tc.kind != C.LIVE:
+        return
+    due = [r.deadline for r in rows if r.deadline is not None]
+    if not due:
+        return
+    wait = max((min(due) - now).total_seconds(), 0.0) + 0.25
+    if wait > LIVE_CHECK_MAX_SECONDS:
+        return
+    from .tasks import deadline_check
+
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: deadline_check.apply_async((game_id, seq), countdown=wait))
 
 
 def _refresh_deadlines(game, tc: C.TimeControl) -> None:

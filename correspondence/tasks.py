@@ -38,6 +38,18 @@ def clocks_sweep() -> int:
     return made
 
 
+@shared_task(ignore_result=True)
+def deadline_check(game_id: int, seq: int) -> int:
+    """A live game's clock may run out about now: time it out unless the game moved on."""
+    from games.models import Game
+
+    from .services import deadline_expire
+
+    if not Game.objects.filter(pk=game_id, seq=seq, status=Game.PLAYING).exists():
+        return 0  # a move came first; it queued its own check
+    return deadline_expire(game_id=game_id)
+
+
 def _email_blocked(note: Notification) -> str | None:
     """Why this notification gets no email (None: send it)."""
     user = note.user

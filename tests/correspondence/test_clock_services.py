@@ -220,3 +220,16 @@ def test_live_clock_with_increment(clock, ann, bob, cat):
     clock.shift(timedelta(seconds=61))
     assert sweep() >= 1
     assert Move.objects.filter(game=game, seat=waited).exists()
+
+
+def test_a_live_deadline_is_checked_at_the_deadline_and_names_its_seq(clock, ann, bob, cat):
+    from correspondence.tasks import deadline_check
+
+    game = started_game([ann, bob, cat], {"kind": "live", "minutes": 1})
+    seq = game.seq
+    assert deadline_check(game.pk, seq) == 0  # not due yet
+    clock.shift(timedelta(seconds=60))
+    with committed():
+        assert deadline_check(game.pk, seq) == len(game.waiting_on)
+        assert deadline_check(game.pk, seq) == 0  # the game moved on: nothing
+    assert Move.objects.filter(game=game).count() == len(game.waiting_on)
