@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "ninja",
     "accounts",
     "games",
+    "correspondence",
 ]
 
 MIDDLEWARE = [
@@ -147,7 +148,22 @@ CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", default=REDIS_URL, schemes={"re
 CELERY_TASK_ALWAYS_EAGER = BLAZE_INMEMORY or env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}  # later issues add deadline and reminder jobs here
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+CELERY_BEAT_SCHEDULE: dict = {
+    # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks).
+    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep", "schedule": 30.0},
+    # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
+    "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
+}
+# A bot's pause before it moves in a live game (0 in tests).
+BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.5)
+if not 0 <= BOT_PAUSE_SECONDS <= 10:
+    raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be from 0 to 10.")
+DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
+if not 0 <= DIGEST_HOUR <= 23:
+    raise ImproperlyConfigured("DIGEST_HOUR must be an hour from 0 to 23.")
+# The site's address for links in emails (no trailing slash).
+SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}

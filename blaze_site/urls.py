@@ -11,5 +11,6 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
+    path("", include("correspondence.urls")),
     path("account/", include("allauth.urls")),
 ]

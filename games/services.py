@@ -12,6 +12,14 @@ from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from correspondence.services import (
+    ClockError,
+    bot_pause_seconds,
+    clocks_on_move,
+    clocks_start,
+    time_control_clean,
+)
+
 from . import engine, messages
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
@@ -84,7 +92,10 @@ def _clean_time_control(time_control) -> dict:
         return dict(DEFAULT_TIME_CONTROL)
     if not isinstance(time_control, dict) or time_control.get("kind") not in TIME_CONTROL_KINDS:
         raise BadRequest('time_control must be an object with "kind": "live" or "correspondence"')
-    return dict(time_control)
+    try:
+        return time_control_clean(time_control)
+    except ClockError as e:
+        raise BadRequest(f"time_control: {e.message}") from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
@@ -116,7 +127,8 @@ def _after_change(game_id: int, seq: int, *, queue_bots: bool = True) -> None:
 
 def bot_turn_queue(*, game_id: int, seq: int) -> None:
     """Queue the bot task when the game waits on a bot seat (cheap check first)."""
-    game = Game.objects.filter(pk=game_id).only("status", "waiting_on", "seq").first()
+    game = (Game.objects.filter(pk=game_id)
+            .only("status", "waiting_on", "seq", "time_control").first())
     if game is None or game.status != Game.PLAYING or game.seq != seq:
         return
     bot_seats = set(
@@ -126,7 +138,7 @@ def bot_turn_queue(*, game_id: int, seq: int) -> None:
     if bot_seats & set(game.waiting_on):
         from .tasks import bot_move  # the task module imports this one
 
-        bot_move.delay(game_id, seq)
+        bot_move.apply_async((game_id, seq), countdown=bot_pause_seconds(game.time_control))
 
 
 # ---- creating and filling tables --------------------------------------------------------
@@ -248,6 +260,7 @@ def _start(game: Game) -> None:
     game.waiting_on = state.waiting_on
     game.save()
     state_cache_put(game.pk, 0, state)
+    clocks_start(game)
 
 
 # ---- moves -------------------------------------------------------------------------------
@@ -297,6 +310,7 @@ def move_play(
             }
             fields += ["status", "finished", "result"]
         game.save(update_fields=fields)
+        clocks_on_move(game, mover=seat.index, state_after=state)
         state_cache_put(game.pk, game.seq, state)
         new_seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))
