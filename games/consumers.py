@@ -3,6 +3,8 @@
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from correspondence.presence import apresence_leave, apresence_touch
+
 from . import messages
 from .models import Game
 from .selectors import game_view_for
@@ -32,16 +34,22 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
+        # An open table means no "your turn" email for this game (correspondence).
+        await apresence_touch(user.pk, self.game_id)
         # Join before reading, so a change between the two is not missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_view()
 
     async def disconnect(self, code):
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await apresence_leave(user.pk, self.game_id)
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
+        await apresence_touch(self.scope["user"].pk, self.game_id)
         if kind == messages.SYNC:
             await self._send_view(force=True)
         elif kind == messages.PING:

@@ -131,6 +131,9 @@ def game_view_for(game: Game, user) -> dict:
         imported=game.imported,
         created_by=game.created_by.username if game.created_by_id else None,
     )
+    from correspondence.services import clock_view  # correspondence builds on games
+
+    result.update(clock_view(game))
     if game.private and game.created_by_id and user is not None and \
             getattr(user, "pk", None) == game.created_by_id:
         result["invite_code"] = game.invite_code
