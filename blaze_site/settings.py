@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "ninja",
     "accounts",
     "games",
+    "ratings",
     "correspondence",
 ]
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("", include("correspondence.urls")),
     path("account/", include("allauth.urls")),
 ]

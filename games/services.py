@@ -19,6 +19,7 @@ from correspondence.services import (
     clocks_start,
     time_control_clean,
 )
+from ratings.tasks import rating_update as rating_update_task
 
 from . import engine, messages
 from .engine import RecordError, deal_game, import_record
@@ -309,6 +310,8 @@ def move_play(
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
+            finished_id = game.pk
+            transaction.on_commit(lambda: rating_update_task.delay(finished_id))
         game.save(update_fields=fields)
         clocks_on_move(game, mover=seat.index, state_after=state)
         state_cache_put(game.pk, game.seq, state)

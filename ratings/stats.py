@@ -1,0 +1,175 @@
+"""Reads: player figures, recent games, head-to-head, rating history, leaderboard.
+
+All of it sums the GameStat and RatingChange rows that the services derive from
+the stored games by replaying them through the engine.
+"""
+
+from django.db.models import Avg, Count, F, Q, Sum
+
+from accounts.models import User
+
+from . import rating as skill
+from .models import GameStat, Rating, RatingChange
+
+
+def _ratio(part, whole):
+    return part / whole if whole else None
+
+
+def _summary(row: dict) -> dict:
+    return {
+        "players": row.get("players"),
+        "games": row["games"],
+        "won": row["won"],
+        "average_score": row["average_score"],
+        "feathers": row["feathers"] or 0,
+        "feathers_per_round": _ratio(row["feathers"] or 0, row["rounds"]),
+        "rounds_lost": row["rounds_lost"] or 0,
+        "bets_placed": row["bets_placed"] or 0,
+        "bets_on_loser": row["bets_on_loser"] or 0,
+        "bet_accuracy": _ratio(row["bets_on_loser"] or 0, row["bets_placed"]),
+    }
+
+
+_AGGREGATES = {
+    "games": Count("id"),
+    "won": Count("id", filter=Q(rank=1)),
+    "average_score": Avg("score"),
+    "feathers": Sum("feather_total"),
+    "rounds": Sum("rounds"),
+    "rounds_lost": Sum("rounds_lost"),
+    "bets_placed": Sum("bets_placed"),
+    "bets_on_loser": Sum("bets_on_loser"),
+}
+
+
+def player_stats(user: User) -> dict:
+    """Totals over every counted game, and the same by player count (3, 4, 5)."""
+    rows = GameStat.objects.filter(user=user)
+    total = _summary(rows.aggregate(**_AGGREGATES))
+    by_players = [
+        _summary(row)
+        for row in rows.order_by().values("players").annotate(**_AGGREGATES).order_by("players")
+    ]
+    return {"total": total, "by_players": by_players}
+
+
+def recent_games(user: User, limit: int = 10) -> list[dict]:
+    """The user's last games, newest first, with everyone's name and place."""
+    mine = list(GameStat.objects.filter(user=user)[:limit])
+    seats = {}
+    for stat in GameStat.objects.filter(game_id__in=[m.game_id for m in mine]).select_related(
+        "user"
+    ).order_by("game_id", "rank"):
+        seats.setdefault(stat.game_id, []).append(
+            {"name": stat.user.username if stat.user else "(no account)", "rank": stat.rank,
+             "score": stat.score, "is_bot": bool(stat.user and stat.user.is_bot)}
+        )
+    return [
+        {
+            "game_id": m.game_id,
+            "url": f"/games/{m.game_id}/",
+            "replay_url": f"/games/{m.game_id}/replay/",
+            "finished": m.finished,
+            "players": m.players,
+            "rated": m.rated,
+            "rank": m.rank,
+            "score": m.score,
+            "seats": seats.get(m.game_id, []),
+        }
+        for m in mine
+    ]
+
+
+def head_to_head(user: User, other: User) -> dict:
+    """Games both played, and how often each finished above the other."""
+    theirs = {
+        s.game_id: s.rank for s in GameStat.objects.filter(user=other).only("game_id", "rank")
+    }
+    together = [s for s in GameStat.objects.filter(user=user, game_id__in=theirs)]
+    ahead = sum(1 for s in together if s.rank < theirs[s.game_id])
+    return {
+        "other": other,
+        "games": len(together),
+        "ahead": ahead,
+        "behind": len(together) - ahead,
+        "recent": [
+            {"game_id": s.game_id, "url": f"/games/{s.game_id}/", "finished": s.finished,
+             "players": s.players, "rank": s.rank, "other_rank": theirs[s.game_id]}
+            for s in together[:10]
+        ],
+    }
+
+
+def rating_of(user: User) -> dict:
+    """The user's displayed rating (1000 and provisional before any rated game)."""
+    r = Rating.objects.filter(user=user).first()
+    mu, sigma, games = (r.mu, r.sigma, r.games) if r else (skill.MU, skill.SIGMA, 0)
+    return {"value": skill.displayed(mu, sigma), "games": games,
+            "provisional": skill.is_provisional(games), "mu": mu, "sigma": sigma}
+
+
+def rating_history(user: User) -> list[tuple]:
+    """(date, displayed rating after the game) for each rated game, oldest first,
+    starting with the rating before the first game."""
+    changes = list(
+        RatingChange.objects.filter(user=user)
+        .annotate(finished=F("game__finished"))
+        .order_by("finished", "game_id")
+    )
+    if not changes:
+        return []
+    first = changes[0]
+    points = [(first.finished, first.before)]
+    points += [(c.finished, c.after) for c in changes]
+    return points
+
+
+def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 100) -> list:
+    """Players by displayed rating, with at least `min_games` rated games.
+
+    The rating is global; with `players`, only players with rated games at that
+    player count are listed, and `min_games` counts those games.
+    """
+    ratings = Rating.objects.select_related("user").filter(user__is_active=True)
+    if players is None:
+        ratings = ratings.filter(games__gte=min_games)
+        counts = {}
+    else:
+        counts = dict(
+            RatingChange.objects.filter(game__players=players).order_by().values("user_id")
+            .annotate(n=Count("id")).filter(n__gte=max(min_games, 1))
+            .values_list("user_id", "n")
+        )
+        ratings = ratings.filter(user_id__in=counts)
+    ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
+        "-conservative", "user__username"
+    )[:limit]
+    return [
+        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games,
+         "games_at_count": counts.get(r.user_id), "provisional": r.provisional,
+         "is_bot": r.user.is_bot}
+        for place, r in enumerate(ratings, start=1)
+    ]
+
+
+def profile_context(player: User, vs: str = "") -> dict:
+    """Everything the profile page shows of ratings and figures."""
+    from .chart import rating_chart
+
+    context = {
+        "stats": player_stats(player),
+        "rating": rating_of(player),
+        "chart": rating_chart(rating_history(player)),
+        "recent": recent_games(player),
+        "vs": vs,
+        "h2h": None,
+        "vs_unknown": False,
+    }
+    if vs:
+        other = User.objects.filter(username=vs, is_active=True).exclude(pk=player.pk).first()
+        if other is None:
+            context["vs_unknown"] = True
+        else:
+            context["h2h"] = head_to_head(player, other)
+    return context
