@@ -18,7 +18,6 @@ Rules of thumb:
 from math import exp
 
 from games.engine.cards import CHALLENGE_VALUE, RANK, REJECT_VALUE, SUIT, can_reject
-from games.engine.legal import legal_moves
 from games.engine.state import BET, EXTEND, OPEN, RESPOND
 
 
@@ -79,15 +78,32 @@ def cheapest_rejection(state, seat: int):
     else:
         pairs.sort()
         return pairs, cost
-    # greedy failed; look at every assignment (rare and small)
-    best, best_cost = None, None
-    for m in legal_moves(state, seat):
-        if m["move"] != "reject":
-            continue
-        c = sum(keep_value(r, trump) for _, r in m["pairs"])
-        if best_cost is None or c < best_cost:
-            best, best_cost = m["pairs"], c
-    return best, best_cost
+    # greedy failed: a small branch-and-bound search, most constrained card first
+    fits = {i: sorted((r for r in set(hand) if can_reject(state.t_cards[i], r, trump)),
+                      key=lambda r: (keep_value(r, trump), r)) for i in idx}
+    order = sorted(idx, key=lambda i: len(fits[i]))
+    best = [None, None]
+    left = {}
+    for r in hand:
+        left[r] = left.get(r, 0) + 1
+
+    def dfs(k: int, chosen: list, cost: float) -> None:
+        if best[1] is not None and cost >= best[1]:
+            return
+        if k == len(order):
+            best[0], best[1] = sorted(chosen), cost
+            return
+        i = order[k]
+        for r in fits[i]:
+            if left[r]:
+                left[r] -= 1
+                chosen.append([i, r])
+                dfs(k + 1, chosen, cost + keep_value(r, trump))
+                chosen.pop()
+                left[r] += 1
+
+    dfs(0, [], 0.0)
+    return best[0], best[1]
 
 
 def respond_move(state, seat: int) -> dict:
