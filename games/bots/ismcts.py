@@ -167,7 +167,8 @@ class Node:
 def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None) -> dict:
     """The most visited root move after `iterations` or `budget_ms` of search."""
     root = Node()
-    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000.0
+    # stop a little early: the view, the sampler and the answer cost time too
+    deadline = None if budget_ms is None else time.perf_counter() + 0.97 * budget_ms / 1000.0 - 0.004
     if iterations is None and deadline is None:
         iterations = 1000
     started = time.perf_counter()
@@ -176,7 +177,7 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
     while True:
         if iterations is not None and done >= iterations:
             break
-        if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
+        if deadline is not None and time.perf_counter() >= deadline:
             break
         state = sampler.sample(rng)
         if root_moves is None:

@@ -23,3 +23,8 @@ def test_arena_command_prints_its_figures():
     for field in ("win rate:", "95% CI", "mean rank:", "mean score:", "median", "p95", "max"):
         assert field in out.stdout
     assert "3/3" in out.stderr
+
+
+def test_basic_bots_never_circle_to_the_move_cap():
+    r = run(3, 30, "basic", "basic", seed=4, max_moves=1500)
+    assert r["unfinished"] == 0
