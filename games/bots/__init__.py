@@ -1,0 +1,68 @@
+"""Bots for Blaze, fair by construction: they see only one seat's view.
+
+    from games.bots import choose_move
+    move = choose_move(view(state, seat), seat, level="strong", budget_ms=1000)
+
+Levels:
+- `random`: uniform over every legal move of the seat (`legal_moves`); the
+  lists are enumerated in full (a few hundred moves at most).
+- `basic`: rules of thumb (games/bots/basic.py).
+- `strong`: ISMCTS over determinizations of the view (games/bots/ismcts.py),
+  with a time budget (`budget_ms`) or an iteration count (`iterations`).
+"""
+
+import random as _random
+
+from games.engine.legal import legal_moves
+
+from .basic import basic_move
+from .determinize import Sampler, determinize
+from .ismcts import search
+
+LEVELS = ("random", "basic", "strong")
+DEFAULT_BUDGET_MS = 1000
+
+
+def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
+                budget_ms: float | None = None, iterations: int | None = None,
+                stats: dict | None = None) -> dict:
+    """A legal RECORD.md move for `seat`, computed from `view(state, seat)` alone.
+
+    Precondition: the game waits on `seat` (the view has `options`). `rng` is a
+    `random.Random` (a fresh unseeded one by default); `stats`, when given,
+    collects the strong bot's `iterations` and `search_seconds`.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
+    if "options" not in view or seat not in view["waiting_on"]:
+        raise ValueError(f"the game does not wait on seat {seat}")
+    if rng is None:
+        rng = _random.Random()
+    sampler = Sampler(view, seat)
+    if level == "random":
+        moves = legal_moves(sampler.sample(rng), seat)
+        return moves[rng.randrange(len(moves))]
+    if level == "basic" or view["stage"] == "bet":
+        # the bet is a rule of thumb at every level above random
+        return basic_move(sampler.sample(rng), seat, rng)
+    if budget_ms is None and iterations is None:
+        budget_ms = DEFAULT_BUDGET_MS
+    return search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms, stats=stats)
+
+
+class Bot:
+    """A bot bound to a seat and a level: `Bot(seat, "strong").choose(view)`."""
+
+    def __init__(self, seat: int, level: str = "basic", rng=None,
+                 budget_ms: float | None = None, iterations: int | None = None):
+        self.seat, self.level = seat, level
+        self.rng = rng if rng is not None else _random.Random()
+        self.budget_ms, self.iterations = budget_ms, iterations
+        self.stats: dict = {}
+
+    def choose(self, view: dict) -> dict:
+        return choose_move(view, self.seat, self.rng, self.level, self.budget_ms,
+                           self.iterations, self.stats)
+
+
+__all__ = ["Bot", "DEFAULT_BUDGET_MS", "LEVELS", "Sampler", "choose_move", "determinize"]
