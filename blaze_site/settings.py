@@ -157,6 +157,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
 }
 # A bot's pause before it moves in a live game (0 in tests).
+# How long the strong bot searches per decision.
+BLAZE_BOT_BUDGET_MS = env.int("BLAZE_BOT_BUDGET_MS", default=1000)
+if not 10 <= BLAZE_BOT_BUDGET_MS <= 30000:
+    raise ImproperlyConfigured("BLAZE_BOT_BUDGET_MS must be from 10 to 30000.")
 BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.5)
 if not 0 <= BOT_PAUSE_SECONDS <= 10:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be from 0 to 10.")

@@ -18,3 +18,5 @@ if [ -z "${BLAZE_INMEMORY:-}" ]; then
   fi
 fi
 echo "test env: DATABASE_URL=${DATABASE_URL} BLAZE_INMEMORY=${BLAZE_INMEMORY}"
+# Strong bots search briefly in tests; the figures of their strength come from the arena.
+export BLAZE_BOT_BUDGET_MS="${BLAZE_BOT_BUDGET_MS:-50}"

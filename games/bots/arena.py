@@ -135,7 +135,8 @@ def _progress_bar(done: int, total: int) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.bots.arena", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m games.bots.arena",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--bot", default="strong", choices=LEVELS)

@@ -42,7 +42,7 @@ def open_move(state, seat: int) -> dict:
     best, best_score = None, None
     bonus = 3.0 if phase2 else 1.5
     for cards in by_rank.values():
-        plain = sorted((c for c in cards if SUIT[c] != trump))
+        plain = sorted(c for c in cards if SUIT[c] != trump)
         if not plain:
             continue
         plain = plain[:limit]

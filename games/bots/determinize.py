@@ -27,7 +27,7 @@ and the same random generator give the same determinization.
 
 from collections import Counter
 
-from games.engine.cards import CHALLENGE_VALUE, REJECT_VALUE, SUIT, full_deck
+from games.engine.cards import CHALLENGE_VALUE, REJECT_VALUE, full_deck
 from games.engine.state import BET, State
 
 
@@ -154,7 +154,7 @@ def _template(view: dict, seat: int, n: int) -> State:
     st.box = []
     st.known = [list(k) for k in view["known"]]
     bets = []
-    for s, b in enumerate(view["bets"]):
+    for b in view["bets"]:
         if b is None:
             bets.append(None)
         elif "value" in b:

@@ -168,7 +168,8 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
     """The most visited root move after `iterations` or `budget_ms` of search."""
     root = Node()
     # stop a little early: the view, the sampler and the answer cost time too
-    deadline = None if budget_ms is None else time.perf_counter() + 0.97 * budget_ms / 1000.0 - 0.004
+    deadline = (None if budget_ms is None
+                else time.perf_counter() + 0.97 * budget_ms / 1000.0 - 0.004)
     if iterations is None and deadline is None:
         iterations = 1000
     started = time.perf_counter()
@@ -206,7 +207,7 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
                 state.apply(move)
                 path.append(child)
                 break
-            for key, move in cands:
+            for key, _move in cands:
                 child = node.children[key]
                 score = child.total / child.visits + UCB_C * sqrt(log(child.avail) / child.visits)
                 if score > best_score:
