@@ -1,11 +1,17 @@
 """The public JSON API (spec/API.md), mounted at /api/v1/.
 
-Later issues add routers here, e.g. ``api.add_router("/games", games_router)``.
+Every error answers ``{"error": sentence}`` (409 adds ``"seq"``); invalid input is 400.
 """
 
+from functools import partial
+
 from ninja import NinjaAPI, Schema
+from ninja.errors import HttpError, ValidationError
 
 from accounts.api_auth import api_auth
+from games.api import game_error_response
+from games.api import router as games_router
+from games.services import GameError
 
 api = NinjaAPI(
     title="Blaze API",
@@ -25,3 +31,29 @@ class MeOut(Schema):
 def me(request):
     """The authenticated user."""
     return request.auth
+
+
+def _validation_sentence(errors: list) -> str:
+    if not errors:
+        return "the request is not valid"
+    first = errors[0]
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "data", "query", "path")]
+    where = ".".join(loc)
+    return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
+
+
+def _validation_error(request, exc: ValidationError):
+    return api.create_response(
+        request, {"error": _validation_sentence(exc.errors), "detail": exc.errors}, status=400
+    )
+
+
+def _http_error(request, exc: HttpError):
+    return api.create_response(request, {"error": str(exc), "detail": str(exc)},
+                               status=exc.status_code)
+
+
+api.add_exception_handler(ValidationError, _validation_error)
+api.add_exception_handler(HttpError, _http_error)
+api.add_exception_handler(GameError, partial(game_error_response, api))
+api.add_router("/games", games_router)

@@ -1,3 +1,10 @@
-"""WebSocket routes; later issues add e.g. path("ws/games/<int:game_id>/", GameConsumer)."""
+"""WebSocket routes (wrapped in AuthMiddlewareStack + AllowedHostsOriginValidator by asgi)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import GameConsumer
+from games.ws_auth import TokenAuthMiddleware
+
+websocket_urlpatterns: list = [
+    path("ws/games/<int:game_id>/", TokenAuthMiddleware(GameConsumer.as_asgi())),
+]

@@ -6,8 +6,7 @@ from .api import api
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("play/", views.coming_soon, {"title": "Play"}, name="play"),
-    path("games/", views.coming_soon, {"title": "My games"}, name="my_games"),
+    path("", include("games.urls")),  # play, my_games, the table pages
     path("tournaments/", views.coming_soon, {"title": "Tournaments"}, name="tournaments"),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),

@@ -1,1 +1,87 @@
-# Game, Seat and Move models come with the rules engine (later issues).
+"""Games, their seats and the append-only move log (the log is the truth; see selectors)."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    WAITING, PLAYING, FINISHED, ABORTED = "waiting", "playing", "finished", "aborted"
+    STATUS_CHOICES = [(s, s) for s in (WAITING, PLAYING, FINISHED, ABORTED)]
+
+    players = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=WAITING)
+    rated = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, blank=True, default="", db_index=True)
+    # {"kind": "live"|"correspondence", ...params}: stored only; clocks are a later issue.
+    time_control = models.JSONField(default=dict)
+    # An imported record: an analysis copy, never played on.
+    imported = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    # Secret: both rounds' deals. Never part of any payload while the game is played.
+    deal = models.JSONField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0)  # moves in the log so far
+    # Denormalised for lists: the seats the game waits on (empty unless playing).
+    waiting_on = models.JSONField(default=list)
+    result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(players__gte=3, players__lte=5), name="game_players_3_to_5"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "private"])]
+
+    def __str__(self):
+        return f"Game {self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    BOT_LEVELS = ["random", "basic", "strong"]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot_level = models.CharField(
+        max_length=10, null=True, blank=True, choices=[(b, b) for b in BOT_LEVELS]
+    )
+    # An imported record names players that need not be users.
+    name = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is not None:
+            return self.user.username
+        return self.name or "open seat"
+
+
+class Move(models.Model):
+    """One voluntary move, exactly the RECORD.md object (seat included). Never updated."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+        ]

@@ -1,0 +1,74 @@
+"""Live updates for one game: each connection gets its own user's view, never a relay."""
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from . import messages
+from .models import Game
+from .selectors import game_view_for
+
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+
+
+@database_sync_to_async
+def _view_for(game_id: int, user) -> dict | None:
+    game = Game.objects.filter(pk=game_id).first()
+    return None if game is None else game_view_for(game, user)
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    """ws/games/<id>/: sends {"type": "view", ...} on connect and after every change."""
+
+    async def connect(self):
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = messages.group_name(self.game_id)
+        self.last_seq = -1
+        user = self.scope.get("user")
+        if self.scope.get("token_invalid") or user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
+        if not await database_sync_to_async(Game.objects.filter(pk=self.game_id).exists)():
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        # Join before reading, so a change between the two is not missed.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._send_view()
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == messages.SYNC:
+            await self._send_view(force=True)
+        elif kind == messages.PING:
+            await self.send_json(messages.pong_message())
+        else:
+            await self.send_json(messages.error_message(
+                'unknown message: send {"type": "sync"} or {"type": "ping"}; '
+                "moves go through POST /api/v1/games/{id}/moves"
+            ))
+
+    async def game_changed(self, event):
+        """Channel-layer event: rebuild this connection's view from the database."""
+        await self._send_view()
+
+    async def _send_view(self, force: bool = False):
+        view = await _view_for(self.game_id, self.scope["user"])
+        if view is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if view["seq"] < self.last_seq and not force:
+            return  # an older event arriving late: the client already has newer
+        self.last_seq = view["seq"]
+        await self.send_json(messages.view_message(view))
+
+    @classmethod
+    async def decode_json(cls, text_data):
+        try:
+            return await super().decode_json(text_data)
+        except ValueError:
+            return None

@@ -1,0 +1,213 @@
+"""Reads: a game's state rebuilt from its move log, and the views built from it.
+
+The `Move` rows are the truth. The state cache below is only a cache: keyed by
+(game id, seq), so a state is never served for a log it does not match.
+"""
+
+from collections import OrderedDict
+from threading import Lock
+
+from django.db.models import Q
+
+from .engine import State, export_record, state_from_deal, view
+from .models import Game, Move, Seat
+
+_CACHE_SIZE = 256
+_cache: OrderedDict = OrderedDict()
+_cache_lock = Lock()
+
+
+def state_cache_clear() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def state_cache_put(game_id: int, seq: int, state: State) -> None:
+    """Remember a state for (game, seq). The caller must not mutate `state` afterwards."""
+    with _cache_lock:
+        _cache[(game_id, seq)] = state
+        _cache.move_to_end((game_id, seq))
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def _cache_get(game_id: int, seq: int):
+    with _cache_lock:
+        state = _cache.get((game_id, seq))
+        if state is not None:
+            _cache.move_to_end((game_id, seq))
+        return state
+
+
+def initial_state(deal: dict) -> State:
+    """The state before any move. An imported record may hold only one round."""
+    if len(deal["rounds"]) == 2:
+        return state_from_deal(deal)
+    first = deal["rounds"][0]
+    state = State(len(first["hands"]))
+    state.begin_round(first["hands"], first["deck"], deal["start"])
+    return state
+
+
+def game_state_rebuild(game: Game) -> State:
+    """Replay the move log on the stored deal: the one source of a game's state."""
+    state = initial_state(game.deal)
+    payloads = Move.objects.filter(game=game, seq__lt=game.seq).order_by("seq")
+    for payload in payloads.values_list("payload", flat=True):
+        state.apply(payload)
+    return state
+
+
+def game_state(game: Game) -> State | None:
+    """The state after `game.seq` moves (shared: never mutate it; clone first). None before
+    the deal."""
+    if game.deal is None:
+        return None
+    state = _cache_get(game.pk, game.seq)
+    if state is None:
+        state = game_state_rebuild(game)
+        state_cache_put(game.pk, game.seq, state)
+    return state
+
+
+def game_seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("index"))
+
+
+def seat_of(seats: list[Seat], user) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def _player(seat: Seat | None, state: State | None, index: int) -> dict:
+    return {
+        "name": seat.display_name if seat else "open seat",
+        "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
+        "bot_level": seat.bot_level if seat else None,
+        "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
+        "hand_size": len(state.hands[index]) if state else None,
+        "feathers": state.feathers_taken()[index] if state else [],
+    }
+
+
+_EMPTY_VIEW = {
+    "round": None, "phase": None, "stage": None, "waiting_on": [], "trump_card": None,
+    "trump": None, "deck_size": None, "hand_sizes": None, "table": [], "challenge": None,
+    "discard": [], "out": None, "feather_stack": [], "feathers": None, "round_feathers": [],
+    "known": [], "bets": None, "past_bets": [], "scores": None, "round_losers": [],
+    "finished": False, "ranking": None,
+}
+
+
+def game_view_for(game: Game, user) -> dict:
+    """The one payload a user gets about a game (API, WebSocket and page alike).
+
+    Built from the engine's view for that user's seat (a spectator's view when not
+    seated), so hidden cards never leave the server.
+    """
+    seats = game_seats(game)
+    you = seat_of(seats, user)
+    state = game_state(game)
+    result = view(state, you) if state is not None else {
+        **_EMPTY_VIEW, "hand": [] if you is not None else None,
+    }
+    if result.get("hand") is None:
+        result.pop("hand", None)
+    by_index = {s.index: s for s in seats}
+    result.update(
+        id=game.pk,
+        seq=game.seq,
+        status=game.status,
+        you=you,
+        players=[_player(by_index.get(i), state, i) for i in range(game.players)],
+        seats=game.players,
+        rated=game.rated,
+        private=game.private,
+        time_control=game.time_control,
+        imported=game.imported,
+        created_by=game.created_by.username if game.created_by_id else None,
+    )
+    if game.private and game.created_by_id and user is not None and \
+            getattr(user, "pk", None) == game.created_by_id:
+        result["invite_code"] = game.invite_code
+    return result
+
+
+def game_summary(game: Game, user=None) -> dict:
+    """A lobby line: no cards at all."""
+    seats = game_seats(game)
+    you = seat_of(seats, user)
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "seq": game.seq,
+        "seats": game.players,
+        "players": [s.display_name for s in seats],
+        "bots": [s.bot_level for s in seats if s.bot_level],
+        "rated": game.rated,
+        "private": game.private,
+        "time_control": game.time_control,
+        "you": you,
+        "your_turn": you is not None and game.status == Game.PLAYING and you in game.waiting_on,
+        "created": game.created.isoformat(),
+    }
+
+
+def game_list_open(*, limit: int = 50) -> list[Game]:
+    return list(
+        Game.objects.filter(status=Game.WAITING, private=False).order_by("-created")[:limit]
+    )
+
+
+def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
+    """The user's games, those waiting on the user first, then the most recent."""
+    games = list(
+        Game.objects.filter(seats__user=user)
+        .filter(Q(status__in=[Game.WAITING, Game.PLAYING]) | Q(status=Game.FINISHED))
+        .order_by("-created")
+        .distinct()[:limit]
+    )
+    seat_by_game = dict(
+        Seat.objects.filter(user=user, game__in=games).values_list("game_id", "index")
+    )
+
+    def waits_on_me(g: Game) -> bool:
+        return g.status == Game.PLAYING and seat_by_game.get(g.pk) in g.waiting_on
+
+    order = {Game.PLAYING: 1, Game.WAITING: 2, Game.FINISHED: 3, Game.ABORTED: 4}
+    return sorted(games, key=lambda g: (not waits_on_me(g), order[g.status], -g.pk))
+
+
+def game_record(game: Game) -> dict:
+    """The blaze-record/1 of the game (all cards shown: for finished games only)."""
+    names = [s.display_name for s in game_seats(game)]
+    meta = {
+        "site": "Blaze online",
+        "game": game.pk,
+        "time_control": game.time_control,
+        "rated": game.rated,
+        "started": game.started.isoformat() if game.started else None,
+        "finished": game.finished.isoformat() if game.finished else None,
+    }
+    return export_record(game_state(game), names, meta)
+
+
+def game_replay(game: Game) -> dict:
+    """Spectator views after each ply (0 = the deal) of a finished game, with all hands
+    (the record shows them anyway) and the moves between them."""
+    state = initial_state(game.deal)
+    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
+    frames = [{**view(state, None), "hands": [sorted(h) for h in state.hands]}]
+    for move in moves:
+        state.apply(move)
+        frames.append({**view(state, None), "hands": [sorted(h) for h in state.hands]})
+    return {
+        "id": game.pk,
+        "players": [s.display_name for s in game_seats(game)],
+        "moves": moves,
+        "views": frames,
+    }

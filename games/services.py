@@ -1,0 +1,342 @@
+"""Writes: every change to a game goes through one of these functions.
+
+Each locks the game row, checks, applies through the engine, appends to the move
+log, and only after the transaction commits broadcasts and queues bot work.
+"""
+
+import logging
+import secrets
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import engine, messages
+from .engine import RecordError, deal_game, import_record
+from .models import Game, Move, Seat
+from .selectors import game_state, initial_state, state_cache_put
+
+log = logging.getLogger(__name__)
+_system = secrets.SystemRandom()
+
+TIME_CONTROL_KINDS = {"live", "correspondence"}
+DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
+
+
+class GameError(Exception):
+    """A refused request; `status` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(GameError):
+    status = 400
+
+
+class IllegalMove(GameError):
+    status = 400
+
+
+class GameNotFound(GameError):
+    status = 404
+
+    def __init__(self, message: str = "no such game"):
+        super().__init__(message)
+
+
+class NotAPlayer(GameError):
+    status = 403
+
+    def __init__(self, message: str = "you are not a player of this game"):
+        super().__init__(message)
+
+
+class Forbidden(GameError):
+    status = 403
+
+
+class StaleSeq(GameError):
+    status = 409
+
+    def __init__(self, current: int):
+        super().__init__(f"seq is not the game's current seq {current}: fetch the game again")
+        self.current = current
+
+
+# ---- helpers ---------------------------------------------------------------------------
+
+
+def _locked_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends. Call inside transaction.atomic()."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def _clean_time_control(time_control) -> dict:
+    if time_control is None:
+        return dict(DEFAULT_TIME_CONTROL)
+    if not isinstance(time_control, dict) or time_control.get("kind") not in TIME_CONTROL_KINDS:
+        raise BadRequest('time_control must be an object with "kind": "live" or "correspondence"')
+    return dict(time_control)
+
+
+def _clean_bots(bots, players: int) -> list[str]:
+    bots = list(bots or [])
+    for level in bots:
+        if level not in Seat.BOT_LEVELS:
+            raise BadRequest(f"unknown bot level {level!r}: use one of random, basic, strong")
+    if len(bots) > players - 1:
+        raise BadRequest(f"at most {players - 1} bots fit at a table of {players}")
+    return bots
+
+
+def _after_change(game_id: int, seq: int, *, queue_bots: bool = True) -> None:
+    """Tell the game's listeners that it changed, then queue a bot turn if one is due.
+
+    Runs after commit: listeners rebuild their own views from the database.
+    """
+    layer = get_channel_layer()
+    if layer is not None:
+        try:
+            async_to_sync(layer.group_send)(
+                messages.group_name(game_id), messages.game_changed(game_id, seq)
+            )
+        except Exception:  # a broken channel layer must not lose the move
+            log.exception("broadcast of game %s seq %s failed", game_id, seq)
+    if queue_bots:
+        bot_turn_queue(game_id=game_id, seq=seq)
+
+
+def bot_turn_queue(*, game_id: int, seq: int) -> None:
+    """Queue the bot task when the game waits on a bot seat (cheap check first)."""
+    game = Game.objects.filter(pk=game_id).only("status", "waiting_on", "seq").first()
+    if game is None or game.status != Game.PLAYING or game.seq != seq:
+        return
+    bot_seats = set(
+        Seat.objects.filter(game_id=game_id, bot_level__isnull=False)
+        .values_list("index", flat=True)
+    )
+    if bot_seats & set(game.waiting_on):
+        from .tasks import bot_move  # the task module imports this one
+
+        bot_move.delay(game_id, seq)
+
+
+# ---- creating and filling tables --------------------------------------------------------
+
+
+def game_create(
+    *, creator, players: int, time_control=None, rated: bool = False, private: bool = False,
+    bots=None,
+) -> Game:
+    """A new table with the creator in seat 0 and the bots after; starts when full."""
+    if type(players) is not int or not 3 <= players <= 5:
+        raise BadRequest("players must be 3, 4 or 5")
+    time_control = _clean_time_control(time_control)
+    bots = _clean_bots(bots, players)
+    if rated and bots:
+        raise BadRequest("a rated game cannot have bots")
+    with transaction.atomic():
+        game = Game.objects.create(
+            players=players, time_control=time_control, rated=bool(rated),
+            private=bool(private), invite_code=secrets.token_urlsafe(12) if private else "",
+            created_by=creator,
+        )
+        Seat.objects.create(game=game, index=0, user=creator)
+        for i, level in enumerate(bots, start=1):
+            Seat.objects.create(game=game, index=i, bot_level=level)
+        if 1 + len(bots) == players:
+            _start(game)
+        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+    return game
+
+
+def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
+    """Take the next free seat; the game starts when every seat is taken."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.seats.filter(user=user).exists():
+            return game  # joining twice changes nothing
+        if game.status != Game.WAITING:
+            raise Forbidden("this game has already started")
+        if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
+            raise Forbidden("this table is private: you need its invite link")
+        taken = set(game.seats.values_list("index", flat=True))
+        index = min(set(range(game.players)) - taken)
+        Seat.objects.create(game=game, index=index, user=user)
+        if len(taken) + 1 == game.players:
+            _start(game)
+        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+    return game
+
+
+def game_add_bot(*, game_id: int, user, level: str) -> Game:
+    """The table's creator fills a free seat with a bot."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.created_by_id != user.pk:
+            raise Forbidden("only the table's creator can add bots")
+        if game.status != Game.WAITING:
+            raise Forbidden("this game has already started")
+        if game.rated:
+            raise BadRequest("a rated game cannot have bots")
+        _clean_bots([level], game.players)
+        taken = set(game.seats.values_list("index", flat=True))
+        index = min(set(range(game.players)) - taken)
+        Seat.objects.create(game=game, index=index, bot_level=level)
+        if len(taken) + 1 == game.players:
+            _start(game)
+        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+    return game
+
+
+def game_leave(*, game_id: int, user) -> Game:
+    """Leave a table before it starts; the last person leaving closes it."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotAPlayer()
+        if game.status != Game.WAITING:
+            raise Forbidden("you cannot leave a game that has started")
+        seat.delete()
+        if not game.seats.filter(user__isnull=False).exists():
+            game.status = Game.ABORTED
+            game.save(update_fields=["status"])
+        elif game.created_by_id == user.pk:
+            # The table stays open; the next human becomes its host.
+            game.created_by = game.seats.filter(user__isnull=False).first().user
+            game.save(update_fields=["created_by"])
+        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+    return game
+
+
+def game_start(*, game_id: int) -> Game:
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.WAITING:
+            raise Forbidden("this game has already started")
+        if game.seats.count() != game.players:
+            raise Forbidden("the game starts when every seat is taken")
+        _start(game)
+        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+    return game
+
+
+def _start(game: Game) -> None:
+    """Shuffle the seats, deal, and draw the start player. Holding the game row lock."""
+    seats = list(game.seats.all())
+    occupants = [(s.user_id, s.bot_level, s.name) for s in seats]
+    _system.shuffle(occupants)
+    Seat.objects.filter(game=game).delete()
+    Seat.objects.bulk_create(
+        Seat(game=game, index=i, user_id=u, bot_level=b, name=n)
+        for i, (u, b, n) in enumerate(occupants)
+    )
+    game.deal = deal_game(game.players)  # secrets.SystemRandom: seats' hands and start
+    game.status = Game.PLAYING
+    game.started = timezone.now()
+    game.seq = 0
+    state = initial_state(game.deal)
+    game.waiting_on = state.waiting_on
+    game.save()
+    state_cache_put(game.pk, 0, state)
+
+
+# ---- moves -------------------------------------------------------------------------------
+
+
+def move_play(
+    *, game_id: int, user=None, seq, move, bot_seat: int | None = None,
+    queue_bots: bool = True,
+) -> Game:
+    """Apply one move for the user's seat (or for a bot seat, from the bot task).
+
+    `move` is a RECORD.md move object without "seat". Raises GameNotFound, NotAPlayer,
+    StaleSeq or IllegalMove; on success the move is in the log and `seq` bumped.
+    """
+    if not isinstance(move, dict):
+        raise IllegalMove("a move must be a JSON object")
+    if "seat" in move:
+        raise IllegalMove('a move must not name its "seat": the server fills it in')
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if bot_seat is not None:
+            seat = game.seats.filter(index=bot_seat, bot_level__isnull=False).first()
+        else:
+            seat = game.seats.filter(user=user).first() if user is not None else None
+        if seat is None:
+            raise NotAPlayer()
+        if type(seq) is not int or seq != game.seq:
+            raise StaleSeq(game.seq)
+        if game.status != Game.PLAYING:
+            raise IllegalMove(f"the game is {game.status}, not being played")
+        state = game_state(game).clone()
+        full = {**move, "seat": seat.index}
+        try:
+            state.apply(full)
+        except engine.IllegalMove as e:
+            raise IllegalMove(str(e)) from None
+        Move.objects.create(game=game, seq=game.seq, seat=seat.index, payload=full)
+        game.seq += 1
+        game.waiting_on = state.waiting_on
+        fields = ["seq", "waiting_on"]
+        if state.finished:
+            game.status = Game.FINISHED
+            game.finished = timezone.now()
+            game.result = {
+                "scores": state.scores, "ranking": state.ranking,
+                "round_losers": list(state.round_losers),
+            }
+            fields += ["status", "finished", "result"]
+        game.save(update_fields=fields)
+        state_cache_put(game.pk, game.seq, state)
+        new_seq = game.seq
+        transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))
+    return game
+
+
+# ---- imported records ----------------------------------------------------------------------
+
+
+def record_import(*, user, record) -> Game:
+    """An analysis copy of a blaze-record/1: finished, replayable, never played on."""
+    try:
+        state = import_record(record)
+    except RecordError as e:
+        where = ""
+        if e.round is not None:
+            where = f" (round {e.round}" + (f", move {e.ply}" if e.ply is not None else "") + ")"
+        raise BadRequest(f"{e}{where}") from None
+    except RecursionError:
+        raise BadRequest("the record is nested too deeply") from None
+    rounds = [{"hands": h, "deck": d} for h, d in state.deals]
+    deal = {"rounds": rounds, "start": state.starts[0]}
+    moves = [m for round_moves in state.moves for m in round_moves]
+    with transaction.atomic():
+        game = Game.objects.create(
+            players=state.n, status=Game.FINISHED, imported=True, created_by=user,
+            deal=deal, seq=len(moves), time_control={"kind": "imported"},
+            private=True, invite_code=secrets.token_urlsafe(12),
+            finished=timezone.now(),
+            result={"scores": state.scores, "ranking": state.ranking,
+                    "round_losers": list(state.round_losers)},
+        )
+        names = [str(p)[:150] for p in record["players"]]
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, name=name or f"seat {i}") for i, name in enumerate(names)
+        )
+        try:
+            Move.objects.bulk_create(
+                Move(game=game, seq=i, seat=m["seat"], payload=m) for i, m in enumerate(moves)
+            )
+        except IntegrityError:  # pragma: no cover - seq are distinct by construction
+            raise BadRequest("the record could not be stored") from None
+    return game

@@ -1,0 +1,48 @@
+"""Background work on games: bot turns."""
+
+import random
+
+from celery import shared_task
+
+from .bot_moves import bot_choose_move
+from .engine import view
+from .models import Game, Seat
+from .selectors import game_state
+
+# A bot plays its turns one after another in one task; cap it to stay a short task.
+MAX_MOVES_PER_TASK = 400
+
+
+@shared_task(ignore_result=True)
+def bot_move(game_id: int, seq: int) -> int:
+    """Play the bot seats the game waits on, starting at `seq`. Idempotent: does nothing
+    when the game moved on (another task or a person got there first). Returns the
+    number of moves made."""
+    from .services import GameError, _after_change, move_play
+
+    rng = random.Random()
+    made = 0
+    while made < MAX_MOVES_PER_TASK:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status != Game.PLAYING or game.seq != seq:
+            break
+        levels = dict(
+            Seat.objects.filter(game=game, bot_level__isnull=False)
+            .values_list("index", "bot_level")
+        )
+        waited = [s for s in game.waiting_on if s in levels]
+        if not waited:
+            break
+        seat = waited[0]
+        state = game_state(game)
+        move = bot_choose_move(view(state, seat), seat, levels[seat], rng)
+        try:
+            # The task itself carries on, so the move does not queue another task.
+            move_play(game_id=game_id, seq=seq, move=move, bot_seat=seat, queue_bots=False)
+        except GameError:
+            break  # the game moved on under us: whoever moved queued what follows
+        made += 1
+        seq += 1
+    else:
+        _after_change(game_id, seq)  # cap reached: hand over to a fresh task
+    return made

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("play/", views.lobby, name="play"),
+    path("play/new/", views.game_create, name="game_create"),
+    path("games/", views.my_games, name="my_games"),
+    path("games/import/", views.record_import, name="record_import"),
+    path("games/<int:game_id>/", views.game_table, name="game_table"),
+    path("games/<int:game_id>/join/", views.game_join, name="game_join"),
+    path("games/<int:game_id>/leave/", views.game_leave, name="game_leave"),
+    path("games/<int:game_id>/bots/", views.game_add_bot, name="game_add_bot"),
+    path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+]

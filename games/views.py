@@ -1,0 +1,124 @@
+"""HTML pages: lobby, my games, the table, replays and record import. Thin: parse, call a
+service or selector, render. The table page renders from the same view the API sends."""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import services
+from .models import Game, Seat
+from .selectors import game_list_for_user, game_list_open, game_summary, game_view_for
+
+
+def lobby(request):
+    user = request.user if request.user.is_authenticated else None
+    context = {
+        "open_games": [game_summary(g, user) for g in game_list_open()],
+        "bot_levels": Seat.BOT_LEVELS,
+        "seat_range": range(1, 5),
+    }
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def game_create(request):
+    try:
+        players = int(request.POST.get("players", "4"))
+    except ValueError:
+        players = 0
+    bots = [b for b in request.POST.getlist("bots") if b]
+    kind = request.POST.get("time_control", "live")
+    time_control = {"kind": "correspondence", "days": 3} if kind == "correspondence" \
+        else {"kind": "live", "minutes": 10}
+    try:
+        game = services.game_create(
+            creator=request.user, players=players, bots=bots[: max(players - 1, 0)],
+            time_control=time_control, rated=bool(request.POST.get("rated")),
+            private=bool(request.POST.get("private")),
+        )
+    except services.GameError as e:
+        messages.error(request, e.message)
+        return redirect("play")
+    return redirect("game_table", game_id=game.pk)
+
+
+def my_games(request):
+    games = []
+    if request.user.is_authenticated:
+        games = [game_summary(g, request.user) for g in game_list_for_user(user=request.user)]
+    return render(request, "games/my_games.html", {"games": games})
+
+
+@login_required
+def game_table(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    view = game_view_for(game, request.user)
+    invite = request.GET.get("invite", "")
+    invite_url = None
+    if view.get("invite_code"):
+        invite_url = request.build_absolute_uri(f"?invite={view['invite_code']}")
+    return render(request, "games/table.html", {
+        "game": game, "view": view, "invite": invite, "invite_url": invite_url,
+        "bot_levels": Seat.BOT_LEVELS,
+        "can_join": game.status == Game.WAITING and view["you"] is None,
+        "is_host": game.created_by_id == request.user.pk,
+    })
+
+
+def _seat_action(request, game_id: int, action):
+    try:
+        action()
+    except services.GameNotFound:
+        raise Http404("no such game") from None
+    except services.GameError as e:
+        messages.error(request, e.message)
+    return redirect("game_table", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_join(request, game_id: int):
+    return _seat_action(request, game_id, lambda: services.game_join(
+        game_id=game_id, user=request.user, invite_code=request.POST.get("invite", "")))
+
+
+@login_required
+@require_POST
+def game_leave(request, game_id: int):
+    return _seat_action(request, game_id, lambda: services.game_leave(
+        game_id=game_id, user=request.user))
+
+
+@login_required
+@require_POST
+def game_add_bot(request, game_id: int):
+    return _seat_action(request, game_id, lambda: services.game_add_bot(
+        game_id=game_id, user=request.user, level=request.POST.get("level", "basic")))
+
+
+@login_required
+def game_replay(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id, status=Game.FINISHED)
+    return render(request, "games/replay.html", {"game": game})
+
+
+@login_required
+@require_POST
+def record_import(request):
+    upload = request.FILES.get("record")
+    text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("text", "")
+    try:
+        record = json.loads(text)
+        game = services.record_import(user=request.user, record=record)
+    except ValueError as e:
+        messages.error(request, f"That is not JSON: {e}")
+        return redirect("play")
+    except services.GameError as e:
+        messages.error(request, f"That record cannot be replayed: {e.message}")
+        return redirect("play")
+    return redirect("game_replay", game_id=game.pk)
