@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "ninja",
     "accounts",
     "games",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -126,6 +127,8 @@ else:
     EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+# Links in mail (e.g. "your tournament table is ready") start with this.
+SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Blaze online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -147,7 +150,10 @@ CELERY_BROKER_URL = env_url("CELERY_BROKER_URL", default=REDIS_URL, schemes={"re
 CELERY_TASK_ALWAYS_EAGER = BLAZE_INMEMORY or env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}  # later issues add deadline and reminder jobs here
+CELERY_BEAT_SCHEDULE: dict = {  # later issues add deadline and reminder jobs here
+    # Safety net: start due tournaments, advance rounds whose games all finished.
+    "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
+}
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
