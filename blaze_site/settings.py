@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "correspondence",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -128,6 +129,8 @@ else:
     EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+# Links in mail (e.g. "your tournament table is ready") start with this.
+SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Blaze online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -155,6 +158,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep", "schedule": 30.0},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
     "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
+    # Safety net: start due tournaments, advance rounds whose games all finished.
+    "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
 }
 # A bot's pause before it moves in a live game (0 in tests).
 # How long the strong bot searches per decision.
@@ -167,8 +172,6 @@ if not 0 <= BOT_PAUSE_SECONDS <= 10:
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
 if not 0 <= DIGEST_HOUR <= 23:
     raise ImproperlyConfigured("DIGEST_HOUR must be an hour from 0 to 23.")
-# The site's address for links in emails (no trailing slash).
-SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}

@@ -7,7 +7,7 @@ from .api import api
 urlpatterns = [
     path("", views.home, name="home"),
     path("", include("games.urls")),  # play, my_games, the table pages
-    path("tournaments/", views.coming_soon, {"title": "Tournaments"}, name="tournaments"),
+    path("tournaments/", include("tournaments.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),

@@ -312,6 +312,10 @@ def move_play(
             fields += ["status", "finished", "result"]
             finished_id = game.pk
             transaction.on_commit(lambda: rating_update_task.delay(finished_id))
+            # tournaments build on games: imported here to keep the dependency one-way
+            from tournaments.services import tournament_game_finished
+
+            tournament_game_finished(game_id=finished_id)
         game.save(update_fields=fields)
         clocks_on_move(game, mover=seat.index, state_after=state)
         state_cache_put(game.pk, game.seq, state)

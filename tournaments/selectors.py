@@ -1,0 +1,166 @@
+"""Reads: players, tables and standings, always derived from the games themselves."""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Q
+from django.utils import timezone
+
+from games.models import Game, Seat
+
+from .models import Registration, Tournament, TournamentRound, TournamentTable
+from .points import TableResult, standings
+from .seating import met_pairs
+
+DONE = (Game.FINISHED, Game.ABORTED)
+
+
+def bot_key(game_id: int, index: int) -> tuple:
+    """How an anonymous bot seat appears among players: never a registered user id."""
+    return ("bot", game_id, index)
+
+
+def tournament_registrations(tournament: Tournament, *, active_only: bool = True):
+    qs = Registration.objects.filter(tournament=tournament).select_related("user")
+    if active_only:
+        qs = qs.filter(withdrawn__isnull=True)
+    return list(qs)
+
+
+def tournament_seed_order(tournament: Tournament) -> list[int]:
+    """User ids of every registration (withdrawn too) in registration order: the seed."""
+    return list(
+        Registration.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    )
+
+
+def tournament_active_user_ids(tournament: Tournament) -> list[int]:
+    return [r.user_id for r in tournament_registrations(tournament)]
+
+
+def _tables(tournament: Tournament):
+    seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
+    return (
+        TournamentTable.objects.filter(round__tournament=tournament)
+        .select_related("game", "round")
+        .prefetch_related(seats)
+        .order_by("round__number", "number")
+    )
+
+
+def _seat_key(seat: Seat):
+    return seat.user_id if seat.user_id is not None else bot_key(seat.game_id, seat.index)
+
+
+@dataclass
+class RoundTables:
+    round: TournamentRound
+    tables: list  # TournamentTable, each with .seat_list (the game's seats)
+
+    @property
+    def finished(self) -> bool:
+        return all(t.game.status in DONE for t in self.tables)
+
+
+def tournament_rounds(tournament: Tournament) -> list[RoundTables]:
+    by_round: dict[int, RoundTables] = {}
+    for table in _tables(tournament):
+        table.seat_list = list(table.game.seats.all())
+        entry = by_round.setdefault(table.round.number, RoundTables(table.round, []))
+        entry.tables.append(table)
+    return [by_round[k] for k in sorted(by_round)]
+
+
+def table_result(game: Game, seats: list[Seat]) -> TableResult | None:
+    """The finished game's players best first, with their scores; None if not finished."""
+    if game.status != Game.FINISHED or not game.result:
+        return None
+    by_index = {s.index: s for s in seats}
+    ranking = game.result["ranking"]
+    scores = game.result["scores"]
+    return TableResult([_seat_key(by_index[i]) for i in ranking], [scores[i] for i in ranking])
+
+
+def tournament_results(tournament: Tournament) -> list[TableResult]:
+    results = []
+    for entry in tournament_rounds(tournament):
+        for table in entry.tables:
+            result = table_result(table.game, table.seat_list)
+            if result is not None:
+                results.append(result)
+    return results
+
+
+def tournament_met_pairs(tournament: Tournament) -> set[frozenset]:
+    tables = [t for entry in tournament_rounds(tournament) for t in entry.tables]
+    return met_pairs([[_seat_key(s) for s in t.seat_list] for t in tables])
+
+
+@dataclass
+class StandingRow:
+    rank: int
+    user: object
+    points: int
+    score: int
+    opponents_points: int
+    played: int
+    withdrawn: bool
+    eliminated_in: int | None = None  # elimination: the round a player went out in
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """Registered players ranked on the finished games so far (bots left out).
+
+    Swiss: points, game score, opponents' points, seed. Elimination: the furthest round
+    reached first, then the placement at that round's table, then the same keys.
+    """
+    regs = {r.user_id: r for r in tournament_registrations(tournament, active_only=False)}
+    seeds = tournament_seed_order(tournament)
+    rows = standings(seeds, tournament_results(tournament), tournament.points)
+    rows = [r for r in rows if r.player in regs]
+    reached: dict[int, tuple[int, int]] = {}
+    if tournament.format == Tournament.ELIMINATION:
+        for entry in tournament_rounds(tournament):
+            for table in entry.tables:
+                result = table_result(table.game, table.seat_list)
+                place = {p: i for i, p in enumerate(result.players)} if result else {}
+                for s in table.seat_list:
+                    key = _seat_key(s)
+                    reached[key] = (entry.round.number, place.get(key, len(table.seat_list)))
+        rows.sort(key=lambda r: (-reached.get(r.player, (0, 0))[0],
+                                 reached.get(r.player, (0, 0))[1], r.sort_key))
+    last_round = max((v[0] for v in reached.values()), default=0)
+    out = []
+    for i, r in enumerate(rows, start=1):
+        out_round = reached.get(r.player, (0, 0))[0]
+        eliminated = out_round if reached and out_round < last_round else None
+        out.append(StandingRow(
+            rank=i, user=regs[r.player].user, points=r.points, score=r.score,
+            opponents_points=r.opponents_points, played=r.played,
+            withdrawn=regs[r.player].withdrawn is not None, eliminated_in=eliminated,
+        ))
+    return out
+
+
+def tournament_list() -> dict[str, list[Tournament]]:
+    """Upcoming (registering), running and finished (or cancelled) tournaments."""
+    qs = Tournament.objects.select_related("organiser")
+    return {
+        "upcoming": list(qs.filter(status=Tournament.REGISTERING).order_by("starts_at", "pk")),
+        "running": list(qs.filter(status=Tournament.RUNNING).order_by("pk")),
+        "finished": list(
+            qs.filter(Q(status=Tournament.FINISHED) | Q(status=Tournament.CANCELLED))
+            .order_by("-finished", "-pk")[:50]
+        ),
+    }
+
+
+def tournaments_due(now=None) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        Tournament.objects.filter(status=Tournament.REGISTERING, starts_at__lte=now)
+        .values_list("pk", flat=True)
+    )
+
+
+def tournaments_running() -> list[int]:
+    return list(Tournament.objects.filter(status=Tournament.RUNNING).values_list("pk", flat=True))

@@ -1,0 +1,393 @@
+"""Writes: every change to a tournament goes through one of these functions.
+
+Rounds are claimed with a conditional update of `Tournament.current_round` (and a unique
+round number as a second guard), so two workers can never pair the same round twice.
+Mail and queued tasks happen only after the transaction commits.
+"""
+
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import Game, Seat
+
+from . import selectors
+from .models import Registration, Tournament, TournamentRound, TournamentTable
+from .points import clean_points_scheme
+from .seating import (
+    elimination_advance,
+    elimination_tables,
+    swiss_tables,
+    table_sizes,
+)
+
+log = logging.getLogger(__name__)
+
+WITHDRAWN_BOT_LEVEL = "basic"
+
+
+class TournamentError(Exception):
+    """A refused request, with a sentence for the person who asked."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class TooFewPlayers(TournamentError):
+    pass
+
+
+DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
+
+
+def _clean_time_control(time_control) -> dict:
+    if time_control is None:
+        return dict(DEFAULT_TIME_CONTROL)
+    if not isinstance(time_control, dict) or time_control.get("kind") not in (
+        "live", "correspondence",
+    ):
+        raise ValueError('The time control needs "kind": "live" or "correspondence".')
+    return dict(time_control)
+
+
+# ---- creating and registering -----------------------------------------------------------
+
+
+def tournament_create(
+    *, organiser, name: str, format: str = Tournament.SWISS, table_size: int = 4,
+    rounds: int = 3, advance_per_table: int = 2, time_control=None, rated: bool = False,
+    registration_opens: datetime | None = None, registration_closes: datetime,
+    starts_at: datetime | None = None, min_players: int = 3, max_players: int = 40,
+    allow_bots: bool = False, bot_level: str = "basic", points=None,
+) -> Tournament:
+    name = (name or "").strip()
+    if not name:
+        raise TournamentError("A tournament needs a name.")
+    if format not in (Tournament.SWISS, Tournament.ELIMINATION):
+        raise TournamentError("The format is swiss or elimination.")
+    if table_size not in (3, 4, 5):
+        raise TournamentError("Tables seat 3, 4 or 5 players.")
+    if format == Tournament.SWISS and not 1 <= rounds <= 20:
+        raise TournamentError("A Swiss tournament has 1 to 20 rounds.")
+    if format == Tournament.ELIMINATION and not 1 <= advance_per_table <= 4:
+        raise TournamentError("1 to 4 players of each table can go on.")
+    if not 3 <= min_players <= max_players:
+        raise TournamentError("The minimum is at least 3 players and at most the maximum.")
+    if max_players > 200:
+        raise TournamentError("At most 200 players can register.")
+    if bot_level not in Tournament.BOT_LEVELS:
+        raise TournamentError("The bot level is random, basic or strong.")
+    if rated and allow_bots:
+        raise TournamentError("A rated tournament cannot seat bots.")
+    opens = registration_opens or timezone.now()
+    if registration_closes <= opens:
+        raise TournamentError("Registration must close after it opens.")
+    if starts_at is not None and starts_at < registration_closes:
+        raise TournamentError("The tournament cannot start before registration closes.")
+    try:
+        points = clean_points_scheme(points)
+        time_control = _clean_time_control(time_control)
+    except ValueError as e:
+        raise TournamentError(str(e)) from None
+    return Tournament.objects.create(
+        organiser=organiser, name=name[:100], format=format, table_size=table_size,
+        rounds=rounds, advance_per_table=advance_per_table, time_control=time_control,
+        rated=rated, registration_opens=opens, registration_closes=registration_closes,
+        starts_at=starts_at, min_players=min_players, max_players=max_players,
+        allow_bots=allow_bots, bot_level=bot_level, points=points,
+    )
+
+
+def _locked(tournament_id: int) -> Tournament:
+    """The tournament row, locked until the transaction ends. Call inside atomic()."""
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None:
+        raise TournamentError("There is no such tournament.")
+    return t
+
+
+def tournament_register(*, tournament_id: int, user, now: datetime | None = None) -> Registration:
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if t.status != Tournament.REGISTERING:
+            raise TournamentError("Registration is over: the tournament has started or ended.")
+        if now < t.registration_opens:
+            raise TournamentError("Registration has not opened yet.")
+        if now > t.registration_closes:
+            raise TournamentError("Registration has closed.")
+        reg = Registration.objects.filter(tournament=t, user=user).first()
+        if reg is not None and reg.withdrawn is None:
+            raise TournamentError("You are already registered.")
+        if Registration.objects.filter(tournament=t, withdrawn__isnull=True).count() >= (
+            t.max_players
+        ):
+            raise TournamentError(f"The tournament is full ({t.max_players} players).")
+        if reg is not None:  # registering again after withdrawing: back at the end
+            reg.delete()
+        return Registration.objects.create(tournament=t, user=user)
+
+
+def tournament_withdraw(*, tournament_id: int, user) -> Registration:
+    """Leave a tournament. During a round, a bot takes over the player's unfinished game
+    (their results still count for them); they are not paired again."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        reg = Registration.objects.filter(tournament=t, user=user, withdrawn__isnull=True).first()
+        if reg is None:
+            raise TournamentError("You are not registered.")
+        if t.status not in (Tournament.REGISTERING, Tournament.RUNNING):
+            raise TournamentError("The tournament is over.")
+        if t.status == Tournament.REGISTERING:
+            reg.delete()
+            return reg
+        reg.withdrawn = timezone.now()
+        reg.save(update_fields=["withdrawn"])
+        seats = Seat.objects.filter(
+            user=user, game__tournament_table__round__tournament=t,
+            game__status__in=[Game.WAITING, Game.PLAYING],
+        ).select_related("game")
+        for seat in seats:
+            _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
+    return reg
+
+
+def _seat_to_bot(seat: Seat, level: str) -> None:
+    """Let a bot play this seat from now on, and wake it if the game waits on it."""
+    Seat.objects.filter(pk=seat.pk).update(bot_level=level)
+    game_id = seat.game_id
+    transaction.on_commit(lambda: _wake_bots(game_id))
+
+
+def _wake_bots(game_id: int) -> None:
+    seq = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
+    if seq is not None:
+        game_services.bot_turn_queue(game_id=game_id, seq=seq)
+
+
+# ---- starting, pairing, advancing -------------------------------------------------------
+
+
+def tournament_start(*, tournament_id: int, user=None) -> Tournament:
+    """Close registration and pair round 1. `user`, when given, must be the organiser
+    (the beat task starts due tournaments without one)."""
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if user is not None and t.organiser_id != user.pk:
+            raise TournamentError("Only the organiser can start the tournament.")
+        if t.status != Tournament.REGISTERING:
+            raise TournamentError("The tournament has already started or ended.")
+        players = selectors.tournament_active_user_ids(t)
+        if len(players) < t.min_players:
+            raise TooFewPlayers(
+                f"Too few players to start: {len(players)} registered, "
+                f"at least {t.min_players} needed."
+            )
+        claimed = Tournament.objects.filter(
+            pk=t.pk, status=Tournament.REGISTERING, current_round=0
+        ).update(status=Tournament.RUNNING, current_round=1)
+        if not claimed:  # pragma: no cover - the row lock makes this the only writer
+            raise TournamentError("The tournament has already started.")
+        t.refresh_from_db()
+        tournament_round_pair(tournament=t)
+    return t
+
+
+def tournament_cancel(*, tournament_id: int, user=None) -> Tournament:
+    with transaction.atomic():
+        t = _locked(tournament_id)
+        if user is not None and t.organiser_id != user.pk:
+            raise TournamentError("Only the organiser can cancel the tournament.")
+        if t.status != Tournament.REGISTERING:
+            raise TournamentError("Only a tournament that has not started can be cancelled.")
+        t.status = Tournament.CANCELLED
+        t.finished = timezone.now()
+        t.save(update_fields=["status", "finished"])
+    return t
+
+
+def _next_field(t: Tournament) -> list:
+    """The players of round `t.current_round`, best first, by the format's rules."""
+    active = set(selectors.tournament_active_user_ids(t))
+    standing = [r.user.pk for r in selectors.tournament_standings(t)]
+    if t.format == Tournament.SWISS or t.current_round == 1:
+        return [p for p in standing if p in active]
+    # Elimination: the top k humans of every table of the previous round go on.
+    previous = selectors.tournament_rounds(t)[-1]
+    sizes = [len(tb.seat_list) for tb in previous.tables]
+    k = elimination_advance(sizes, t.advance_per_table)
+    going_on = set()
+    for table in previous.tables:
+        result = selectors.table_result(table.game, table.seat_list)
+        if result is None:
+            continue  # an aborted table: nobody goes on from it
+        humans = [p for p in result.players if p in active]
+        going_on.update(humans[:k])
+    return [p for p in standing if p in going_on]
+
+
+def tournament_round_pair(*, tournament: Tournament) -> TournamentRound | None:
+    """Seat round `tournament.current_round` and create its games, started.
+
+    Precondition: the caller claimed the round (holding the conditional update in the
+    same transaction). Returns None, finishing the tournament, when too few are left.
+    """
+    t = tournament
+    field = _next_field(t)
+    bots = 0
+    if t.allow_bots and len(field) % t.table_size:
+        bots = t.table_size - len(field) % t.table_size
+    if len(field) + bots < 3:
+        _finish(t)
+        return None
+    placeholders = [("bot", i) for i in range(bots)]
+    ranked = field + placeholders
+    if t.format == Tournament.SWISS:
+        tables = swiss_tables(ranked, selectors.tournament_met_pairs(t), t.table_size)
+    else:
+        tables = elimination_tables(ranked, t.table_size)
+    rnd = TournamentRound.objects.create(tournament=t, number=t.current_round)
+    users = {u.pk: u for u in type(t.organiser).objects.filter(pk__in=field)}
+    mail = []
+    for number, table in enumerate(tables, start=1):
+        humans = [users[p] for p in table if not isinstance(p, tuple)]
+        n_bots = len(table) - len(humans)
+        game = _table_game_create(t, humans, n_bots)
+        TournamentTable.objects.create(round=rnd, game=game, number=number)
+        mail += [(u, game.pk, number) for u in humans if not u.is_bot and u.email]
+    transaction.on_commit(lambda: _mail_tables(t.pk, t.name, rnd.number, mail))
+    return rnd
+
+
+def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
+    """One started game with these users seated (the game shuffles the seats) and
+    `n_bots` anonymous bots. Registered bot users' seats are driven by the bot task."""
+    try:
+        game = game_services.game_create(
+            creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
+            rated=t.rated and n_bots == 0, private=False, bots=[t.bot_level] * n_bots,
+        )
+        for user in humans[1:]:
+            game = game_services.game_join(game_id=game.pk, user=user)
+    except game_services.GameError as e:
+        raise TournamentError(f"A table could not be set up: {e.message}") from None
+    Seat.objects.filter(game=game, user__is_bot=True).update(bot_level=t.bot_level)
+    game.refresh_from_db()
+    return game
+
+
+def _mail_tables(tid: int, name: str, number: int, mail: list) -> None:
+    base = getattr(settings, "SITE_URL", "").rstrip("/")
+    for user, game_id, table in mail:
+        link = f"{base}{reverse('game_table', args=[game_id])}"
+        try:
+            send_mail(
+                f"[Blaze] {name}: your table for round {number} is ready",
+                f"Hello {user.username},\n\nRound {number} of {name} has started. "
+                f"You play at table {table}:\n{link}\n\nGood luck!\n"
+                f"Tournament page: {base}{reverse('tournament_detail', args=[tid])}\n",
+                None, [user.email], fail_silently=False,
+            )
+        except Exception:  # a mail server hiccup must not stop the tournament
+            log.exception("could not mail %s about tournament %s", user.pk, tid)
+
+
+def _finish(t: Tournament) -> None:
+    Tournament.objects.filter(pk=t.pk, status=Tournament.RUNNING).update(
+        status=Tournament.FINISHED, finished=timezone.now()
+    )
+    t.refresh_from_db()
+
+
+def tournament_advance(*, tournament_id: int) -> str:
+    """Pair the next round, or finish, once every table of the current round is done.
+
+    Idempotent: returns what it did ("paired", "finished") or why not ("not running",
+    "waiting"). Safe to call from several workers at once.
+    """
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None or t.status != Tournament.RUNNING:
+        return "not running"
+    k = t.current_round
+    rounds = selectors.tournament_rounds(t)
+    current = next((r for r in rounds if r.round.number == k), None)
+    if current is None:
+        return "no such round"  # never paired: nothing to advance from
+    if not current.finished:
+        return "waiting"
+    final = (
+        (t.format == Tournament.SWISS and k >= t.rounds)
+        or (t.format == Tournament.ELIMINATION and len(current.tables) <= 1)
+    )
+    with transaction.atomic():
+        if final:
+            claimed = _round_claim(
+                tournament_id=t.pk, seen_round=k,
+                status=Tournament.FINISHED, finished=timezone.now(),
+            )
+            # Nothing got updated: another process got there first.
+            return "finished" if claimed else "claimed elsewhere"
+        if not _round_claim(tournament_id=t.pk, seen_round=k, current_round=k + 1):
+            return "claimed elsewhere"
+        t.refresh_from_db()
+        rnd = tournament_round_pair(tournament=t)
+    return "paired" if rnd is not None else "finished"
+
+
+def _round_claim(*, tournament_id: int, seen_round: int, **changes) -> bool:
+    """Move a running tournament on from `seen_round`; False when another worker did."""
+    return bool(
+        Tournament.objects.filter(
+            pk=tournament_id, status=Tournament.RUNNING, current_round=seen_round
+        ).update(**changes)
+    )
+
+
+def tournament_game_finished(*, game_id: int) -> None:
+    """The hook for games: call after a game finishes (or is aborted). Cheap when the game
+    is not a tournament game; otherwise queues the advance task after commit."""
+    tid = (
+        TournamentTable.objects.filter(game_id=game_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if tid is not None:
+        from .tasks import tournament_advance as advance_task
+
+        transaction.on_commit(lambda: advance_task.delay(tid))
+
+
+def tournaments_tick(*, now: datetime | None = None) -> dict:
+    """Start due tournaments (cancelling those still short of players once due) and advance
+    running ones whose round is done. Idempotent; the beat runs it every 30 s."""
+    now = now or timezone.now()
+    done = {"started": [], "cancelled": [], "advanced": []}
+    for tid in selectors.tournaments_due(now):
+        try:
+            tournament_start(tournament_id=tid)
+            done["started"].append(tid)
+        except TooFewPlayers as e:
+            log.info("tournament %s not started: %s", tid, e.message)
+            try:
+                tournament_cancel(tournament_id=tid)
+                done["cancelled"].append(tid)
+            except TournamentError:
+                pass  # started or cancelled meanwhile
+        except TournamentError:
+            log.exception("tournament %s could not start", tid)
+    for tid in selectors.tournaments_running():
+        if tournament_advance(tournament_id=tid) in ("paired", "finished"):
+            done["advanced"].append(tid)
+    return done
+
+
+# Sizes shown on the create page: how a field of n is seated.
+def seating_preview(n: int, table_size: int) -> list[int]:
+    return table_sizes(n, table_size) if n >= 3 else []

@@ -1,0 +1,78 @@
+"""Pages: parse, call a service or selector, reply."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .forms import TournamentForm
+from .models import Tournament
+
+
+def tournament_list(request):
+    return render(request, "tournaments/list.html", selectors.tournament_list())
+
+
+@login_required
+def tournament_new(request):
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = services.tournament_create(organiser=request.user, **form.service_kwargs())
+        except services.TournamentError as e:
+            form.add_error(None, e.message)
+        else:
+            messages.success(request, "Your tournament is open for registration.")
+            return redirect("tournament_detail", t.pk)
+    return render(request, "tournaments/new.html", {"form": form})
+
+
+def tournament_detail(request, tournament_id: int):
+    t = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    registrations = selectors.tournament_registrations(t, active_only=False)
+    mine = None
+    if request.user.is_authenticated:
+        mine = next((r for r in registrations if r.user_id == request.user.pk), None)
+    return render(request, "tournaments/detail.html", {
+        "tournament": t,
+        "registrations": registrations,
+        "active_count": sum(r.withdrawn is None for r in registrations),
+        "my_registration": mine,
+        "rounds": selectors.tournament_rounds(t),
+        "standings": selectors.tournament_standings(t),
+        "is_organiser": request.user.is_authenticated and request.user.pk == t.organiser_id,
+    })
+
+
+def _act(request, tournament_id: int, action, done: str):
+    try:
+        action()
+    except services.TournamentError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, done)
+    return redirect("tournament_detail", tournament_id)
+
+
+@login_required
+@require_POST
+def tournament_register(request, tournament_id: int):
+    return _act(request, tournament_id, lambda: services.tournament_register(
+        tournament_id=tournament_id, user=request.user), "You are registered.")
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request, tournament_id: int):
+    return _act(request, tournament_id, lambda: services.tournament_withdraw(
+        tournament_id=tournament_id, user=request.user), "You have withdrawn.")
+
+
+@login_required
+@require_POST
+def tournament_start(request, tournament_id: int):
+    return _act(request, tournament_id, lambda: services.tournament_start(
+        tournament_id=tournament_id, user=request.user), "The tournament has started.")
+
+
