@@ -166,6 +166,10 @@ CELERY_BEAT_SCHEDULE: dict = {
 BLAZE_BOT_BUDGET_MS = env.int("BLAZE_BOT_BUDGET_MS", default=1000)
 if not 10 <= BLAZE_BOT_BUDGET_MS <= 30000:
     raise ImproperlyConfigured("BLAZE_BOT_BUDGET_MS must be from 10 to 30000.")
+# A game still running after this many moves circles (RULES.md §9): bots abort it.
+BLAZE_MAX_GAME_MOVES = env.int("BLAZE_MAX_GAME_MOVES", default=5000)
+if BLAZE_MAX_GAME_MOVES < 100:
+    raise ImproperlyConfigured("BLAZE_MAX_GAME_MOVES must be at least 100.")
 BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.5)
 if not 0 <= BOT_PAUSE_SECONDS <= 10:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be from 0 to 10.")

@@ -142,6 +142,31 @@ def bot_turn_queue(*, game_id: int, seq: int) -> None:
         bot_move.apply_async((game_id, seq), countdown=bot_pause_seconds(game.time_control))
 
 
+def game_abort_stalled(*, game_id: int) -> bool:
+    """Abort a game that circled past BLAZE_MAX_GAME_MOVES moves; true if it did.
+
+    The rules never end such a game (RULES.md §9); clocks end it when people play,
+    this ends it when only bots are left to move.
+    """
+    from django.conf import settings
+
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.PLAYING or game.seq < settings.BLAZE_MAX_GAME_MOVES:
+            return False
+        game.status = Game.ABORTED
+        game.finished = timezone.now()
+        game.waiting_on = []
+        game.save(update_fields=["status", "finished", "waiting_on"])
+        seq = game.seq
+        transaction.on_commit(lambda: _after_change(game_id, seq, queue_bots=False))
+        from tournaments.services import tournament_game_finished
+
+        tournament_game_finished(game_id=game_id)
+    log.warning("game %s aborted after %s moves: it circled", game_id, seq)
+    return True
+
+
 # ---- creating and filling tables --------------------------------------------------------
 
 
@@ -153,9 +178,9 @@ def game_create(
     if type(players) is not int or not 3 <= players <= 5:
         raise BadRequest("players must be 3, 4 or 5")
     time_control = _clean_time_control(time_control)
+    # Bots may sit at rated tables: they have ratings too (ratings/), so people can
+    # measure themselves against them.
     bots = _clean_bots(bots, players)
-    if rated and bots:
-        raise BadRequest("a rated game cannot have bots")
     with transaction.atomic():
         game = Game.objects.create(
             players=players, time_control=time_control, rated=bool(rated),
@@ -198,8 +223,6 @@ def game_add_bot(*, game_id: int, user, level: str) -> Game:
             raise Forbidden("only the table's creator can add bots")
         if game.status != Game.WAITING:
             raise Forbidden("this game has already started")
-        if game.rated:
-            raise BadRequest("a rated game cannot have bots")
         _clean_bots([level], game.players)
         taken = set(game.seats.values_list("index", flat=True))
         index = min(set(range(game.players)) - taken)

@@ -18,13 +18,17 @@ def bot_move(game_id: int, seq: int) -> int:
     """Play the bot seats the game waits on, starting at `seq`. Idempotent: does nothing
     when the game moved on (another task or a person got there first). Returns the
     number of moves made."""
-    from .services import GameError, _after_change, move_play
+    from correspondence.services import bot_pause_seconds
+
+    from .services import GameError, _after_change, bot_turn_queue, game_abort_stalled, move_play
 
     rng = random.Random()
     made = 0
     while made < MAX_MOVES_PER_TASK:
         game = Game.objects.filter(pk=game_id).first()
         if game is None or game.status != Game.PLAYING or game.seq != seq:
+            break
+        if game_abort_stalled(game_id=game_id):
             break
         levels = dict(
             Seat.objects.filter(game=game, bot_level__isnull=False)
@@ -43,6 +47,10 @@ def bot_move(game_id: int, seq: int) -> int:
             break  # the game moved on under us: whoever moved queued what follows
         made += 1
         seq += 1
+        if bot_pause_seconds(game.time_control) > 0:
+            # Live games: one move a task, so every bot move comes after a natural pause.
+            bot_turn_queue(game_id=game_id, seq=seq)
+            break
     else:
         _after_change(game_id, seq)  # cap reached: hand over to a fresh task
     return made
