@@ -47,8 +47,9 @@ def bot_move(game_id: int, seq: int) -> int:
             break  # the game moved on under us: whoever moved queued what follows
         made += 1
         seq += 1
-        if bot_pause_seconds(game.time_control) > 0:
-            # Live games: one move a task, so every bot move comes after a natural pause.
+        if bot_pause_seconds(game.time_control) > 0 and not bot_move.app.conf.task_always_eager:
+            # Live games: one move a task, so every bot move comes after a natural pause
+            # (a worker honours the countdown; in-process tasks would only nest).
             bot_turn_queue(game_id=game_id, seq=seq)
             break
     else:

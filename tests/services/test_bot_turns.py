@@ -36,6 +36,7 @@ def test_a_game_that_circles_past_the_move_limit_is_aborted_by_the_bot_task(ann,
 @pytest.mark.django_db
 def test_in_live_games_each_bot_move_is_its_own_task_after_a_pause(ann, settings, monkeypatch):
     settings.BOT_PAUSE_SECONDS = 1.0
+    bot_move.app.conf.task_always_eager = False  # the conftest fixture restores it
     queued = []
     monkeypatch.setattr(services, "bot_turn_queue",
                         lambda *, game_id, seq: queued.append((game_id, seq)))
