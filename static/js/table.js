@@ -69,18 +69,31 @@ function tablePage(root) {
   async function fetchView() {
     const r = await fetch(`/api/v1/games/${gameId}`, { credentials: "same-origin" });
     if (r.ok) render(await r.json());
+    return r.ok;
   }
 
-  async function send(move) {
+  async function send(move, retried = false) {
     showError("");
-    const r = await fetch(`/api/v1/games/${gameId}/moves`, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ seq: view.seq, move }),
-    });
+    let r;
+    try {
+      r = await fetch(`/api/v1/games/${gameId}/moves`, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify({ seq: view.seq, move }),
+      });
+    } catch {
+      showError("The server cannot be reached: check your connection and try again.");
+      return;
+    }
     const body = await r.json().catch(() => ({}));
     if (r.ok) render(body);
-    else if (r.status === 409) { showError("The game moved on: here is the current position."); fetchView(); }
+    else if (r.status === 409) {
+      // Bets are placed at the same time as the bots': someone else's bet is no reason to
+      // ask again, so a bet still on offer is sent once more at the new seq.
+      await fetchView();
+      if (move.move === "bet" && !retried && view.options?.bet) return send(move, true);
+      showError("The game moved on before your move arrived: here is the current position.");
+    } else if (r.status === 403) showError(body.error || "You are not playing at this table.");
     else showError(body.error || `The move was refused (${r.status}).`);
   }
 
@@ -94,6 +107,7 @@ function tablePage(root) {
     if (next.seq < view.seq) return;
     if (next.seq !== view.seq) { picked = new Set(); rejectPick = {}; }
     view = next;
+    root.dataset.seq = view.seq;
     const n = names();
     const opts = view.options || {};
     const myTurn = !!view.options;
