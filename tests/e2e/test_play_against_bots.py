@@ -26,7 +26,7 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
     page.get_by_label("Players").select_option("3")
     page.get_by_label("Seat 2").select_option("basic")
     page.get_by_label("Seat 3").select_option("strong")
-    page.screenshot(path=shots / "lobby.png", full_page=True)
+    _shoot(page, shots, "lobby")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.wait_for_function("document.querySelector('#table').dataset.seq !== undefined")
@@ -44,7 +44,7 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
             break
         assert page.title().startswith("Your turn"), page.title()
         if not mid_challenge_shot and page.locator("#challenge [data-index]").count() > 0:
-            page.screenshot(path=shots / "table-challenge.png", full_page=True)
+            _shoot(page, shots, "table-challenge")
             mid_challenge_shot = True
         seq = int(page.locator("#table").get_attribute("data-seq"))
         action = _play_one_move(page)
@@ -58,10 +58,19 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
             + "".join(live_asgi.log.read_text().splitlines(keepends=True)[-40:])
 
     assert mid_challenge_shot
-    page.screenshot(path=shots / "table-ranking.png", full_page=True)
+    _shoot(page, shots, "table-ranking")
     assert page.locator("#ranking li").count() == 3
     assert "Finished" in page.locator("#status").text_content()
     assert "fay" in page.locator("#ranking").text_content()
+
+
+def _shoot(page, shots: Path, name: str):
+    """A full-page picture at phone width (the page fixture's) and at desktop width."""
+    page.screenshot(path=shots / f"{name}.png", full_page=True)
+    phone = page.viewport_size
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=shots / f"{name}-desktop.png", full_page=True)
+    page.set_viewport_size(phone)
 
 
 def _sign_up_and_verify(page, base, mail_dir, name):
