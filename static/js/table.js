@@ -110,7 +110,24 @@ function tablePage(root) {
     return r.ok;
   }
 
-  async function send(move, retried = false) {
+  let busy = false;              // a move is on its way: no second one meanwhile
+  async function send(move) {
+    const focused = focusedSelector();
+    busy = true;
+    root.setAttribute("aria-busy", "true");
+    render(view);
+    try { await post(move); } finally {
+      busy = false;
+      root.removeAttribute("aria-busy");
+      render(view);
+      // keep keyboard players on the same button, or on the first move now on offer
+      if (focused && document.activeElement === document.body) {
+        (root.querySelector(focused) || root.querySelector("#actions button:enabled, #hand button:enabled"))?.focus();
+      }
+    }
+  }
+
+  async function post(move, retried = false) {
     showError("");
     let r;
     try {
@@ -129,7 +146,7 @@ function tablePage(root) {
       // Bets are placed at the same time as the bots': someone else's bet is no reason to
       // ask again, so a bet still on offer is sent once more at the new seq.
       await fetchView();
-      if (move.move === "bet" && !retried && view.options?.bet) return send(move, true);
+      if (move.move === "bet" && !retried && view.options?.bet) return post(move, true);
       showError("The game moved on before your move arrived: here is the current position.");
     } else if (r.status === 403) showError(body.error || "You are not playing at this table.");
     else showError(body.error || `The move was refused (${r.status}).`);
@@ -266,6 +283,7 @@ function tablePage(root) {
     }
     lastRounds = view.round_losers.length;
     $("after-game").hidden = view.status !== "finished";
+    if (busy) root.querySelectorAll("#actions button, #hand button").forEach((b) => { b.disabled = true; });
     if (focused && !document.activeElement?.closest?.("#table button")) root.querySelector(focused)?.focus();
   }
 

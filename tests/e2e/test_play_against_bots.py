@@ -51,8 +51,9 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
         moves += 1
         assert moves < MAX_MOVES, f"the game went on for {moves} moves of ours"
         page.wait_for_function(
+            "!document.querySelector('#table').hasAttribute('aria-busy') && ("
             f"Number(document.querySelector('#table').dataset.seq) > {seq}"
-            " || !document.querySelector('#error').hidden", timeout=30_000)
+            " || !document.querySelector('#error').hidden)", timeout=30_000)
         error = page.locator("#error")
         assert not error.is_visible(), f"{action} at seq {seq} refused: {error.text_content()}\n" \
             + "".join(live_asgi.log.read_text().splitlines(keepends=True)[-40:])
