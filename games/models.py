@@ -68,7 +68,11 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user_id is not None:
             return self.user.username
-        return self.name or "open seat"
+        if self.name:
+            return self.name
+        if self.bot_level:
+            return f"{self.bot_level.capitalize()} bot {self.index + 1}"
+        return "open seat"
 
 
 class Move(models.Model):

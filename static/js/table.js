@@ -18,41 +18,79 @@ const el = (tag, attrs = {}, text = "") => {
   if (text) node.textContent = text;
   return node;
 };
-const cardEl = (card, tag = "span") =>
-  el(tag, { class: `card card--${card[1] === "F" ? "F" : card[0]} card--${card[0]}`, "data-card": card }, card);
+const SUITS = { R: "red", Y: "yellow", B: "blue" };
+const cardName = (card) => `${SUITS[card[0]]} ${card[1] === "F" ? "Firebird" : card[1]}`;
+const cardEl = (card, tag = "span") => {
+  const node = el(tag, { class: `card card--${card[0]}${card[1] === "F" ? " card--F" : ""}`,
+    "data-card": card, title: cardName(card), "aria-label": cardName(card) }, card);
+  return node;
+};
+const listText = (items) => items.length < 2 ? items.join("")
+  : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 
 function renderBoard(view, names) {
   $("trump").replaceChildren(view.trump_card ? cardEl(view.trump_card) : "–");
   $("deck-size").textContent = view.deck_size ?? "–";
   $("round").textContent = view.round ?? "–";
+  const phase = $("phase");
+  if (phase) phase.textContent = view.stage === "bet" ? "betting" : view.phase === 1
+    ? "1st phase: drawing" : view.phase === 2 ? "2nd phase: going out" : "";
+  const ch = view.challenge || {};
+  const roles = { [ch.active]: "attacks", [ch.target]: "defends", [ch.supporter]: "supports" };
   const players = $("players");
   players.replaceChildren();
   view.players.forEach((p, seat) => {
+    const waited = (view.waiting_on || []).includes(seat);
+    const li = el("li", { "data-seat": seat, class: `player${waited ? " player--to-move" : ""}` });
+    const head = el("p", { class: "player__name" }, p.name);
+    if (seat === view.you) head.append(el("span", { class: "badge" }, "you"));
+    if (p.bot) head.append(el("span", { class: "badge" }, "bot"));
+    if (waited) head.append(el("span", { class: "badge badge--turn" }, "to move"));
+    li.append(head);
+    const facts = [];
+    const cards = p.hand_size ?? (view.hands ? view.hands[seat].length : null);
+    if (cards !== null) facts.push(`${cards} card${cards === 1 ? "" : "s"}`);
+    const feathers = p.feathers || [];
+    facts.push(feathers.length ? `feathers ${feathers.join(" + ")}` : "no feathers");
+    if (view.out && view.out[seat] && view.status !== "finished") facts.push("out of the round");
+    else if (ch.active !== undefined && roles[seat] && view.status === "playing") facts.push(roles[seat]);
     const bet = view.bets ? view.bets[seat] : null;
-    let betText = "";
-    if (bet && "on" in bet) betText = ` · bet on ${names[bet.on]}${"value" in bet ? ` (${bet.value})` : ""}`;
-    else if (bet) betText = " · bet placed";
-    const waited = (view.waiting_on || []).includes(seat) ? " · to move" : "";
-    const you = seat === view.you ? " (you)" : "";
-    const cards = p.hand_size ?? (view.hands ? view.hands[seat].length : "–");
-    const li = el("li", { "data-seat": seat },
-      `${p.name}${p.bot ? " [bot]" : ""}${you}: ${cards} cards · feathers ${JSON.stringify(p.feathers || [])}${betText}${waited}`);
-    if (view.hands) { li.append(" "); view.hands[seat].forEach((c) => li.append(cardEl(c), " ")); }
+    if (bet && "on" in bet) facts.push(`bet on ${names[bet.on]}${"value" in bet ? ` (${bet.value})` : ""}`);
+    else if (bet) facts.push("has bet");
+    li.append(el("p", { class: "player__facts" }, facts.join(" · ")));
+    if (view.hands) {
+      const hand = el("p", { class: "player__hand" });
+      view.hands[seat].forEach((c) => hand.append(cardEl(c)));
+      li.append(hand);
+    }
     players.append(li);
   });
   const pairs = $("challenge");
   pairs.replaceChildren();
   (view.table || []).forEach((pair, i) => {
-    const li = el("li", { "data-index": i });
-    li.append(cardEl(pair.card), ` by ${names[pair.by]} `);
-    li.append(pair.rejected_by ? cardEl(pair.rejected_by) : el("span", {}, "not rejected"));
+    const li = el("li", { "data-index": i, class: "pair" });
+    const stack = el("span", { class: "pair__cards" });
+    stack.append(cardEl(pair.card));
+    stack.append(pair.rejected_by ? cardEl(pair.rejected_by)
+      : el("span", { class: "card card--empty", "aria-label": "not rejected" }, "?"));
+    li.append(stack, el("span", { class: "pair__by" }, `by ${names[pair.by]}`));
     pairs.append(li);
   });
+  const empty = $("challenge-empty");
+  if (empty) {
+    empty.hidden = (view.table || []).length > 0;
+    empty.textContent = ch.passed ? "" : ch.active !== undefined && view.status === "playing"
+      ? `${names[ch.active]} opens the next challenge against ${names[ch.target]}.` : "No cards on the table.";
+  }
+  if (ch.passed) $("challenge").append(el("li", { class: "pair pair--note" }, `${names[ch.target]} passed and takes these cards.`));
   const ranking = $("ranking");
   ranking.hidden = !view.ranking;
-  ranking.replaceChildren(...(view.ranking || []).map((s) =>
-    el("li", {}, `${names[s]}: ${view.scores[s]} points`)));
+  ranking.replaceChildren(...(view.ranking || []).map((s, place) =>
+    el("li", {}, `${names[s]}${seat0(view, s)}: ${view.scores[s]} points${place === 0 ? " (winner)" : ""}`)));
+  const rankingTitle = $("ranking-title");
+  if (rankingTitle) rankingTitle.hidden = !view.ranking;
 }
+const seat0 = (view, s) => (s === view.you ? " (you)" : "");
 
 // ---- the live table ------------------------------------------------------------------
 function tablePage(root) {
@@ -69,46 +107,93 @@ function tablePage(root) {
   async function fetchView() {
     const r = await fetch(`/api/v1/games/${gameId}`, { credentials: "same-origin" });
     if (r.ok) render(await r.json());
+    return r.ok;
   }
 
+  let busy = false;              // a move is on its way: no second one meanwhile
   async function send(move) {
+    const focused = focusedSelector();
+    busy = true;
+    root.setAttribute("aria-busy", "true");
+    render(view);
+    try { await post(move); } finally {
+      busy = false;
+      root.removeAttribute("aria-busy");
+      render(view);
+      // keep keyboard players on the same button, or on the first move now on offer
+      if (focused && document.activeElement === document.body) {
+        (root.querySelector(focused) || root.querySelector("#actions button:enabled, #hand button:enabled"))?.focus();
+      }
+    }
+  }
+
+  async function post(move, retried = false) {
     showError("");
-    const r = await fetch(`/api/v1/games/${gameId}/moves`, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ seq: view.seq, move }),
-    });
+    let r;
+    try {
+      r = await fetch(`/api/v1/games/${gameId}/moves`, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify({ seq: view.seq, move }),
+      });
+    } catch {
+      showError("The server cannot be reached: check your connection and try again.");
+      return;
+    }
     const body = await r.json().catch(() => ({}));
     if (r.ok) render(body);
-    else if (r.status === 409) { showError("The game moved on: here is the current position."); fetchView(); }
+    else if (r.status === 409) {
+      // Bets are placed at the same time as the bots': someone else's bet is no reason to
+      // ask again, so a bet still on offer is sent once more at the new seq.
+      await fetchView();
+      if (move.move === "bet" && !retried && view.options?.bet) return post(move, true);
+      showError("The game moved on before your move arrived: here is the current position.");
+    } else if (r.status === 403) showError(body.error || "You are not playing at this table.");
     else showError(body.error || `The move was refused (${r.status}).`);
   }
 
   function button(text, attrs, onClick) {
-    const b = el("button", { type: "button", class: "button button--small", ...attrs }, text);
+    const b = el("button", { type: "button", class: "button", ...attrs }, text);
     b.addEventListener("click", onClick);
     return b;
   }
 
+  // Re-rendering replaces the buttons: keep the keyboard focus on the same one.
+  function focusedSelector() {
+    const a = document.activeElement;
+    if (!a || !root.contains(a) || a.tagName !== "BUTTON") return null;
+    const attrs = ["data-action", "data-card", "data-reject-index", "data-on", "data-value"]
+      .filter((k) => a.hasAttribute(k)).map((k) => `[${k}="${a.getAttribute(k)}"]`).join("");
+    return attrs ? `#${a.parentElement.id || "actions"} ${attrs}` : null;
+  }
+
   function render(next) {
     if (next.seq < view.seq) return;
+    const focused = focusedSelector();
     if (next.seq !== view.seq) { picked = new Set(); rejectPick = {}; }
     view = next;
+    root.dataset.seq = view.seq;
     const n = names();
     const opts = view.options || {};
     const myTurn = !!view.options;
     document.title = `${myTurn ? "Your turn · " : ""}Table ${gameId} · Blaze`;
-    const waiting = (view.waiting_on || []).map((s) => n[s]).join(", ");
-    $("status").textContent = view.status === "playing" ? `Playing · waiting on ${waiting}`
-      : view.status === "finished" ? "Finished" : view.status === "waiting"
-      ? `Waiting for players (${view.players.filter((p) => !p.open).length}/${view.players.length})` : view.status;
+    const waiting = listText((view.waiting_on || []).filter((s) => s !== view.you).map((s) => n[s]));
+    let status = view.status;
+    if (view.status === "playing") status = myTurn ? `Your turn${waiting ? ` (and ${waiting})` : ""}`
+      : `Waiting on ${waiting}`;
+    else if (view.status === "finished") status = "Finished";
+    else if (view.status === "waiting") status = `Waiting for players (${view.players.filter((p) => !p.open).length} of ${view.players.length} seated)`;
+    else if (view.status === "aborted") status = "This game was aborted";
+    $("status").textContent = status;
+    root.classList.toggle("table--my-turn", myTurn);
     renderBoard(view, n);
     if (view.status !== "waiting" && $("waiting-actions")) $("waiting-actions").hidden = true;
 
-    // prompt and actions, only from options
+    // my hand: cards become selectable only when a challenge or an add is on offer
     const hand = $("hand");
     hand.replaceChildren();
     const selectable = new Set([...(opts.challenge || []), ...(opts.add || [])]);
+    hand.classList.toggle("hand--picking", selectable.size > 0);
     (view.hand || []).forEach((card, i) => {
       const b = cardEl(card, "button");
       b.type = "button";
@@ -117,61 +202,89 @@ function tablePage(root) {
       b.addEventListener("click", () => { picked.has(i) ? picked.delete(i) : picked.add(i); render(view); });
       hand.append(b);
     });
+    if (view.you !== null && !(view.hand || []).length && view.status === "playing") hand.append(el("p", {}, "No cards in your hand."));
+    $("hand-section").hidden = view.you === null || view.status === "waiting";
+
+    // moves: only those in options
     const actions = $("actions");
     actions.replaceChildren();
     const pickedCards = () => [...picked].map((i) => view.hand[i]);
-    let prompt = myTurn ? "" : (view.status === "playing" ? `Waiting on ${waiting}.` : "");
+    const ch = view.challenge || {};
+    let prompt = "";
+    if (view.status === "playing" && !myTurn) prompt = `Waiting on ${waiting}.`;
     if (opts.challenge) {
-      prompt = `Your challenge: pick up to ${opts.limit} cards of one rank.`;
-      actions.append(button("Challenge", { "data-action": "challenge" },
+      prompt = `Your turn: challenge ${n[ch.target]}. Pick 1 to ${opts.limit} cards of one rank, then press Challenge.`;
+      actions.append(button(picked.size ? `Challenge with ${listText(pickedCards())}` : "Challenge",
+        { "data-action": "challenge", ...(picked.size ? {} : { disabled: "" }) },
         () => send({ move: "challenge", cards: pickedCards() })));
     }
     if (opts.reject) {
-      prompt = "Reject every challenge card with a distinct card, or pass and take them.";
+      prompt = "Your turn: reject every card or pass (then you take all the cards on the table).";
       for (const [index, cards] of Object.entries(opts.reject)) {
-        const row = el("p", { "data-reject-row": index }, `Card ${Number(index) + 1} (${view.table[index].card}): `);
+        const row = el("div", { class: "reject-row", "data-reject-row": index });
+        row.append(el("span", {}, "Reject "), cardEl(view.table[index].card), el("span", {}, " with "));
         cards.forEach((card) => {
-          const b = button(card, { "data-reject-index": index, "data-card": card,
-            "aria-pressed": rejectPick[index] === card ? "true" : "false" },
-            () => { rejectPick[index] = card; render(view); });
-          row.append(b, " ");
+          const b = cardEl(card, "button");
+          b.type = "button";
+          b.dataset.rejectIndex = index;
+          b.setAttribute("aria-pressed", rejectPick[index] === card ? "true" : "false");
+          b.setAttribute("aria-label", `reject ${cardName(view.table[index].card)} with ${cardName(card)}`);
+          b.addEventListener("click", () => {
+            if (rejectPick[index] === card) delete rejectPick[index];
+            else {  // a card rejects one challenge card only
+              for (const [i, c] of Object.entries(rejectPick)) if (c === card && view.hand.filter((h) => h === card).length < 2) delete rejectPick[i];
+              rejectPick[index] = card;
+            }
+            render(view);
+          });
+          row.append(b);
         });
         actions.append(row);
       }
-      actions.append(button("Reject", { "data-action": "reject" }, () => send({
+      const complete = Object.keys(rejectPick).length === Object.keys(opts.reject).length;
+      actions.append(button("Reject", { "data-action": "reject", ...(complete ? {} : { disabled: "" }) }, () => send({
         move: "reject", pairs: Object.entries(rejectPick).map(([i, c]) => [Number(i), c]) })));
     }
-    if (opts.pass) actions.append(button("Pass and take the cards", { "data-action": "pass" }, () => send({ move: "pass" })));
+    if (opts.pass) actions.append(button("Pass and take the cards", { "data-action": "pass", class: "button button--secondary" }, () => send({ move: "pass" })));
     if (opts.add) {
-      prompt = `Add up to ${opts.limit} cards matching the table, or say done.`;
-      actions.append(button("Add", { "data-action": "add" }, () => send({ move: "add", cards: pickedCards() })));
-    } else if (opts.done) prompt = "Nothing more to add: say done.";
-    if (opts.done) actions.append(button("Done", { "data-action": "done" }, () => send({ move: "done" })));
+      prompt = `Your turn: add cards of a value already on the table (up to ${opts.limit} more), or press Done.`;
+      actions.append(button(picked.size ? `Add ${listText(pickedCards())}` : "Add",
+        { "data-action": "add", ...(picked.size ? {} : { disabled: "" }) },
+        () => send({ move: "add", cards: pickedCards() })));
+    } else if (opts.done) prompt = "Your turn: nothing more to add, press Done.";
+    if (opts.done) actions.append(button("Done", { "data-action": "done", class: "button button--secondary" }, () => send({ move: "done" })));
     if (opts.bet) {
-      prompt = "Bet on who loses this round: 1 card or 0.";
-      for (const on of opts.bet.on) for (const value of opts.bet.values) {
-        actions.append(button(`Bet ${value} on ${n[on]}`,
-          { "data-action": "bet", "data-on": on, "data-value": value },
+      prompt = "Your turn: bet on who loses this round. A bet of 1 scores for you if they lose, for them if not; 0 scores nothing.";
+      for (const on of opts.bet.on) {
+        const row = el("div", { class: "bet-row" }, `On ${n[on]}: `);
+        for (const value of opts.bet.values) row.append(button(`bet ${value}`,
+          { "data-action": "bet", "data-on": on, "data-value": value, "aria-label": `bet ${value} on ${n[on]}` },
           () => send({ move: "bet", on, value })));
+        actions.append(row);
       }
     }
-    if (view.status === "finished") prompt = "The game is over.";
+    if (view.status === "finished" && view.ranking) {
+      prompt = `The game is over: ${view.ranking[0] === view.you ? "you win!" : `${n[view.ranking[0]]} wins.`}`;
+    }
     $("prompt").textContent = prompt;
+    $("prompt").hidden = !prompt;
 
-    // round-end summary
+    // round-end summary: who lost, the bets revealed, the scores
     const summary = $("summary");
     if (view.round_losers.length > 0) {
       summary.hidden = false;
-      summary.replaceChildren(el("h2", {}, "Rounds"));
+      summary.replaceChildren(el("h2", { tabindex: "-1", id: "summary-title" }, "Rounds"));
       view.round_losers.forEach((loser, r) => {
         const bets = (view.past_bets[r] || []).map((b, s) => `${n[s]} bet ${b.value} on ${n[b.on]}`);
-        summary.append(el("p", {}, `Round ${r + 1}: ${n[loser]} lost. ${bets.join("; ")}.`));
+        summary.append(el("p", {}, `Round ${r + 1}: ${n[loser]} lost. Bets: ${bets.join("; ")}.`));
       });
-      summary.append(el("p", {}, `Scores: ${view.scores.map((s, i) => `${n[i]} ${s}`).join(", ")}`));
-      if (view.round_losers.length !== lastRounds) summary.focus?.();
+      summary.append(el("p", {}, `Scores: ${view.scores.map((s, i) => `${n[i]} ${s}`).join(", ")}.`));
+      if (view.round_losers.length !== lastRounds) $("summary-title").focus();
     }
     lastRounds = view.round_losers.length;
     $("after-game").hidden = view.status !== "finished";
+    if (busy) root.querySelectorAll("#actions button, #hand button").forEach((b) => { b.disabled = true; });
+    if (focused && !document.activeElement?.closest?.("#table button")) root.querySelector(focused)?.focus();
   }
 
   // live updates: each message is this user's own view; a gap in seq means resync
@@ -179,14 +292,18 @@ function tablePage(root) {
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/`);
-    ws.onopen = () => { delay = 1000; };
+    ws.onopen = () => { delay = 1000; $("offline").hidden = true; };
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);
       if (msg.type !== "view") return;
       if (msg.seq > view.seq + 1) fetchView();
       else render(msg.view);
     };
-    ws.onclose = () => { setTimeout(() => { fetchView(); connect(); }, delay); delay = Math.min(delay * 2, 30000); };
+    ws.onclose = () => {
+      $("offline").hidden = false;
+      setTimeout(() => { fetchView(); connect(); }, delay);
+      delay = Math.min(delay * 2, 30000);
+    };
   }
   render(view);
   connect();

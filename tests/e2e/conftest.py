@@ -1,8 +1,15 @@
 import os
 import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("BLAZE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
@@ -39,3 +46,72 @@ def page(browser):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+def _database_url(settings_dict) -> str | None:
+    """The test database as a URL for another process; None when it cannot be shared."""
+    if "postgresql" not in settings_dict["ENGINE"]:
+        return None  # pytest-django's SQLite test database lives in this process's memory
+    user, password = settings_dict.get("USER") or "", settings_dict.get("PASSWORD") or ""
+    auth = user + (f":{password}" if password else "") + ("@" if user else "")
+    host, port = settings_dict.get("HOST") or "127.0.0.1", settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def live_asgi(transactional_db, tmp_path):
+    """A real daphne (HTTP + WebSocket) on a free port, against this run's test database.
+
+    Yields an object with `url` and `mail_dir` (one file per sent email). Bot turns run
+    eagerly inside the server process (tests/e2e/server_settings.py).
+    """
+    from django.conf import settings
+
+    database_url = _database_url(settings.DATABASES["default"])
+    if database_url is None:
+        pytest.skip("the browser game test needs PostgreSQL (DATABASE_URL=postgres://…)")
+    mail_dir = tmp_path / "mail"
+    mail_dir.mkdir()
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.e2e.server_settings",
+        "DATABASE_URL": database_url,
+        "BLAZE_E2E_MAIL_DIR": str(mail_dir),
+        "BLAZE_BOT_BUDGET_MS": os.environ.get("BLAZE_BOT_BUDGET_MS", "50"),
+        "DEBUG": "1",  # WhiteNoise serves static files from the finders
+        "BLAZE_ENV": "development",
+    }
+    log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "blaze_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    pytest.fail("daphne did not start:\n" + (tmp_path / "daphne.log").read_text())
+                time.sleep(0.2)
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", mail_dir=mail_dir,
+                              log=tmp_path / "daphne.log")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()

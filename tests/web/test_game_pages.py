@@ -130,3 +130,17 @@ def test_the_api_imports_a_record_too(client, ann):
                            content_type="application/json")
     assert response.status_code == 201
     assert response.json()["status"] == "finished" and response.json()["seq"] == 30
+
+
+def test_bots_are_named_by_level_and_seat_not_open_seat(ann_client, ann):
+    ann_client.post(reverse("game_create"), {
+        "players": "3", "bots": ["basic", "strong"], "time_control": "live",
+    })
+    game = Game.objects.get()
+    view = api_get(ann_client, f"/api/v1/games/{game.pk}").json()
+    names = [p["name"] for p in view["players"]]  # seats are drawn at random at the start
+    expected = {view["you"]: "ann"}
+    for seat in game.seats.exclude(bot_level=None):
+        expected[seat.index] = f"{seat.bot_level.capitalize()} bot {seat.index + 1}"
+    assert names == [expected[i] for i in range(3)]
+    assert sorted(n.split()[0] for n in names) == ["Basic", "Strong", "ann"]
