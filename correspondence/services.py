@@ -151,7 +151,8 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
                 row.warned = False  # a new turn: it may be warned again
                 if row.running_since is None:
                     started.append(row.seat)
-            if row.seat == mover:
+            if row.seat == mover and not getattr(seats.get(mover), "bot_level", None):
+                # a person's own move; a bot playing an abandoned seat keeps the count
                 row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
             _store(row, clk, tc, vacations.get(row.seat, ()))
         SeatClock.objects.bulk_update(rows, _CLOCK_FIELDS)

@@ -57,3 +57,22 @@ def eve(db):
 def ann_client(client, ann):
     client.force_login(ann)
     return client
+
+
+@pytest.fixture
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def eager_tasks():
+    """Celery tasks (bot turns, tournament rounds, emails) run in-process, Redis or not."""
+    from blaze_site.celery import app as celery_app
+    from games.selectors import state_cache_clear
+
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    state_cache_clear()
+    yield
+    celery_app.conf.task_always_eager = before
+    state_cache_clear()

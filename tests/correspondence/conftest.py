@@ -1,7 +1,5 @@
 import pytest
 
-from blaze_site.celery import app as celery_app
-
 
 @pytest.fixture(autouse=True)
 def _clock_test_settings(settings):
@@ -13,13 +11,5 @@ def _clock_test_settings(settings):
 
 
 @pytest.fixture
-def eager():
+def eager(eager_tasks):
     """Bot turns and emails run in-process."""
-    from games.selectors import state_cache_clear
-
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    state_cache_clear()
-    yield
-    celery_app.conf.task_always_eager = before
-    state_cache_clear()

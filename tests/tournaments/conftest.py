@@ -3,22 +3,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from blaze_site.celery import app as celery_app
 from games.engine import legal_moves, random_move
-from games.selectors import state_cache_clear
 from tests.conftest import make_user
 from tournaments.services import tournament_create, tournament_register
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks_and_fresh_cache():
-    # Bot turns and tournament tasks run in-process in these tests, Redis or not.
-    eager = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    state_cache_clear()
-    yield
-    celery_app.conf.task_always_eager = eager
-    state_cache_clear()
+def _in_process_tasks(eager_tasks):
+    """Bot turns and tournament tasks run in-process in these tests."""
 
 
 def make_tournament(organiser, **fields):
@@ -52,8 +44,8 @@ def _random_bot_move(state, seat, level, rng) -> dict:
 
 @pytest.fixture
 def random_bots(monkeypatch):
-    """Bots that play random legal moves. The placeholder bot of games/bot_moves.py can
-    loop forever at five (it never adds and always challenges low); random play ends."""
+    """Bots that play random legal moves: much faster than searching bots, and random
+    play ends its games."""
     import games.tasks
 
     monkeypatch.setattr(games.tasks, "view", lambda state, seat: state)
