@@ -24,6 +24,8 @@ def _is_seat(value, n: int) -> bool:
 
 def _check_deal(rnd: dict, number: int, n: int) -> tuple[list, list]:
     """Shape checks of one round's deal; returns (hands, deck)."""
+    if type(rnd) is not dict:
+        raise RecordError(f"round {number} must be a JSON object", number)
     hands, deck = rnd.get("hands"), rnd.get("deck")
     if type(hands) is not list or len(hands) != n:
         raise RecordError(f"round {number}: 'hands' must list {n} hands, one per seat", number)
@@ -72,9 +74,6 @@ def check_record(record) -> tuple[list, list]:
     if type(rounds) is not list or not 1 <= len(rounds) <= 2:
         raise RecordError("'rounds' must list one or two rounds")
     n = len(players)
-    for number, rnd in enumerate(rounds, 1):
-        if type(rnd) is not dict:
-            raise RecordError(f"round {number} must be a JSON object", number)
 
     card_set = Counter(full_deck(n))
     first = rounds[0]

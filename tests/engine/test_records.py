@@ -179,3 +179,11 @@ def test_unknown_fields_on_record_and_round_are_ignored(finished):
     finished["note"] = 1
     finished["rounds"][0]["comment"] = "hi"
     assert _result(finished)["ok"] is True
+
+
+def test_round_one_is_checked_whole_before_round_two_is_looked_at(finished):
+    finished["rounds"][0]["deck"].pop()
+    finished["rounds"][1] = 5
+    assert _where(finished) == (1, None)
+    finished["rounds"][0]["deck"][:] = _record(finish=True)["rounds"][0]["deck"]
+    assert _where(finished) == (2, None)
