@@ -121,6 +121,8 @@ if env.str("EMAIL_URL", default="") or not env.str("EMAIL_HOST", default=""):
     EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
     EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
     EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+    if _email.get("EMAIL_FILE_PATH"):  # filemail:///var/mail/blaze: one file per connection
+        EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
 else:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = env.str("EMAIL_HOST")

@@ -8,6 +8,9 @@
 //              | "bet" (with data-on, data-value); reject candidates: data-reject-index
 //   #players   one <li data-seat> per seat;  #challenge  one <li data-index> per pair
 //   #summary   round-end summary;  replay page: data-step="first|prev|next|last", #ply
+//   .player__clock[data-clock-seat]  a seat's clock (timed games): time left, counting
+//              down while it runs, and for correspondence the deadline in the viewer's
+//              time zone (#table's data-timezone, the user's setting), or "paused (vacation)"
 // Rules stay on the server: only moves listed in the view's `options` are offered, and
 // every move is POSTed to /api/v1/games/{id}/moves; the page re-renders from each view.
 
@@ -27,6 +30,40 @@ const cardEl = (card, tag = "span") => {
 };
 const listText = (items) => items.length < 2 ? items.join("")
   : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+
+// ---- clocks ---------------------------------------------------------------------------
+// The server sends each seat's clock as {seat, remaining (s), running, deadline (ISO, UTC),
+// paused}; the page only counts the running ones down between views.
+const formatLeft = (seconds) => {
+  const s = Math.max(Math.floor(seconds), 0);
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60), sec = s % 60;
+  if (d) return `${d}d ${h}h`;
+  if (h) return `${h}h ${String(m).padStart(2, "0")}m`;
+  return `${m}:${String(sec).padStart(2, "0")}`;
+};
+
+function deadlineFormatter(timeZone) {
+  const options = { weekday: "short", day: "numeric", month: "short", hour: "2-digit",
+    minute: "2-digit", hourCycle: "h23", timeZone };
+  try {
+    return new Intl.DateTimeFormat("en-GB", options);
+  } catch {  // an unknown zone name: read the deadline in UTC rather than not at all
+    return new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+  }
+}
+
+/** The text of one seat's clock, `elapsed` seconds after the view arrived. */
+function clockText(clock, elapsed, correspondence, formatter) {
+  if (clock.paused) return "paused (vacation)";
+  const left = clock.running ? clock.remaining - elapsed : clock.remaining;
+  let text = clock.running ? `${formatLeft(left)} left` : `${formatLeft(left)} on the clock`;
+  if (correspondence && clock.running && clock.deadline) {
+    const zone = formatter.resolvedOptions().timeZone;
+    text += ` · due ${formatter.format(new Date(clock.deadline))} (${zone})`;
+  }
+  return text;
+}
 
 function renderBoard(view, names) {
   $("trump").replaceChildren(view.trump_card ? cardEl(view.trump_card) : "–");
@@ -58,6 +95,9 @@ function renderBoard(view, names) {
     if (bet && "on" in bet) facts.push(`bet on ${names[bet.on]}${"value" in bet ? ` (${bet.value})` : ""}`);
     else if (bet) facts.push("has bet");
     li.append(el("p", { class: "player__facts" }, facts.join(" · ")));
+    if (view.clocks && view.status === "playing") {
+      li.append(el("p", { class: "player__clock", "data-clock-seat": seat }));
+    }
     if (view.hands) {
       const hand = el("p", { class: "player__hand" });
       view.hands[seat].forEach((c) => hand.append(cardEl(c)));
@@ -100,6 +140,20 @@ function tablePage(root) {
   let picked = new Set();        // indices into the hand, for challenge/add
   let rejectPick = {};           // challenge index -> card
   let lastRounds = view.round_losers.length;
+  const deadlines = deadlineFormatter(root.dataset.timezone || "UTC");
+  let viewArrived = performance.now();
+
+  // Between views only the running clocks change: count them down once a second.
+  function tickClocks() {
+    const elapsed = (performance.now() - viewArrived) / 1000;
+    const correspondence = view.time_control?.kind === "correspondence";
+    for (const clock of view.clocks || []) {
+      const node = root.querySelector(`[data-clock-seat="${clock.seat}"]`);
+      if (!node) continue;
+      node.textContent = clockText(clock, elapsed, correspondence, deadlines);
+      node.classList.toggle("player__clock--running", clock.running && !clock.paused);
+    }
+  }
 
   const names = () => view.players.map((p) => p.name);
   const showError = (text) => { $("error").hidden = !text; $("error").textContent = text || ""; };
@@ -172,6 +226,7 @@ function tablePage(root) {
     const focused = focusedSelector();
     if (next.seq !== view.seq) { picked = new Set(); rejectPick = {}; }
     view = next;
+    viewArrived = performance.now();
     root.dataset.seq = view.seq;
     const n = names();
     const opts = view.options || {};
@@ -187,6 +242,7 @@ function tablePage(root) {
     $("status").textContent = status;
     root.classList.toggle("table--my-turn", myTurn);
     renderBoard(view, n);
+    tickClocks();
     if (view.status !== "waiting" && $("waiting-actions")) $("waiting-actions").hidden = true;
 
     // my hand: cards become selectable only when a challenge or an add is on offer
@@ -307,6 +363,7 @@ function tablePage(root) {
   }
   render(view);
   connect();
+  setInterval(tickClocks, 1000);
 }
 
 // ---- the replay viewer -----------------------------------------------------------------

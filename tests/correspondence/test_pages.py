@@ -60,3 +60,27 @@ def test_vacation_page_takes_and_refuses_vacations(clock, ann, client):
 @pytest.mark.django_db
 def test_vacation_page_needs_a_login(client):
     assert client.get("/account/vacation/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_table_page_has_the_viewers_time_zone_and_the_api_view_carries_clocks(
+        clock, ann, bob, cat, client):
+    from tests.correspondence.helpers import started_game
+    from tests.games_helpers import api_get
+
+    ann.timezone = "Europe/Berlin"
+    ann.save(update_fields=["timezone"])
+    game = started_game([ann, bob, cat], {"kind": "correspondence", "days": 1})
+    client.force_login(ann)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-timezone="Europe/Berlin"' in page
+    assert "js/table.js" in page
+    clocks = api_get(client, f"/api/v1/games/{game.pk}").json()["clocks"]
+    assert [c["seat"] for c in clocks] == [0, 1, 2]
+    running = [c for c in clocks if c["running"]]
+    assert [c["seat"] for c in running] == game.waiting_on
+    assert running[0]["remaining"] == 86400 and not running[0]["paused"]
+    assert datetime.fromisoformat(running[0]["deadline"]) == datetime(2026, 3, 3, 12,
+                                                                      tzinfo=UTC)
+    assert all(c["deadline"] is None for c in clocks if not c["running"])
+

@@ -49,7 +49,13 @@ def _route_all(queue, routes=None) -> None:
 
 
 @pytest.fixture
-def worker(transactional_db):
+def worker_env():
+    """More environment for the worker process; a test module may override this."""
+    return {}
+
+
+@pytest.fixture
+def worker(transactional_db, worker_env):
     """`celery -A blaze_site worker` on a queue of its own, using the test database."""
     queue = f"test-{uuid.uuid4().hex[:10]}"
     env = {
@@ -61,6 +67,7 @@ def worker(transactional_db):
         "BOT_PAUSE_SECONDS": "0",
         "EMAIL_URL": "consolemail://",
         "LOG_LEVEL": "WARNING",
+        **worker_env,
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "blaze_site", "worker", "-P", "solo",

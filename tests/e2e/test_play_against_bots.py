@@ -30,6 +30,10 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.wait_for_function("document.querySelector('#table').dataset.seq !== undefined")
+    # Every seat shows its clock (10 minutes, live); the running ones count down.
+    page.wait_for_function("document.querySelectorAll('.player__clock').length === 3")
+    clocks = page.locator(".player__clock").all_text_contents()
+    assert any(re.fullmatch(r"\d+:\d\d left", c) for c in clocks), clocks
 
     moves, mid_challenge_shot = 0, False
     deadline = time.monotonic() + GAME_SECONDS
