@@ -21,6 +21,8 @@ def replay_stream(lines, out) -> int:
                 continue
         else:
             line = raw
+        if count == 0:
+            line = line.lstrip("\ufeff")  # a byte-order mark some editors put first
         if not line.strip():
             continue
         try:

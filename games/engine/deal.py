@@ -39,5 +39,7 @@ def state_from_deal(deal: dict) -> State:
     return state
 
 
-def new_game(players: int, rng=_system) -> State:
-    return state_from_deal(deal_game(players, rng))
+def new_game(players, rng=_system) -> State:
+    """A new game for `players` (a count, or the list of names) with a fresh deal."""
+    n = players if isinstance(players, int) else len(players)
+    return state_from_deal(deal_game(n, rng))

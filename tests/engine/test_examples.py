@@ -45,3 +45,11 @@ def test_benchmark_script_runs_and_reports_every_player_count():
     rows = [line.split() for line in result.stdout.splitlines()[1:]]
     assert [row[0] for row in rows] == ["3", "4", "5"]
     assert all(float(row[1]) > 0 and float(row[4]) > 0 for row in rows)
+
+
+def test_replay_cli_accepts_a_byte_order_mark_before_the_first_record():
+    record, expected = _pairs()[0]
+    result = subprocess.run([sys.executable, "-m", "games.engine.cli", "-"],
+                            input=("\ufeff" + record + "\n").encode("utf-8"),
+                            capture_output=True, check=True)
+    assert json.loads(result.stdout) == expected
