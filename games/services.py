@@ -206,13 +206,18 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             raise Forbidden("this game has already started")
         if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
             raise Forbidden("this table is private: you need its invite link")
-        taken = set(game.seats.values_list("index", flat=True))
-        index = min(set(range(game.players)) - taken)
-        Seat.objects.create(game=game, index=index, user=user)
-        if len(taken) + 1 == game.players:
-            _start(game)
-        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+        _seat_next(game, user=user)
     return game
+
+
+def _seat_next(game: Game, **seat_fields) -> None:
+    """Fill the lowest free seat and start the game once full. Holding the row lock."""
+    taken = set(game.seats.values_list("index", flat=True))
+    index = min(set(range(game.players)) - taken)
+    Seat.objects.create(game=game, index=index, **seat_fields)
+    if len(taken) + 1 == game.players:
+        _start(game)
+    transaction.on_commit(lambda: _after_change(game.pk, game.seq))
 
 
 def game_add_bot(*, game_id: int, user, level: str) -> Game:
@@ -224,12 +229,7 @@ def game_add_bot(*, game_id: int, user, level: str) -> Game:
         if game.status != Game.WAITING:
             raise Forbidden("this game has already started")
         _clean_bots([level], game.players)
-        taken = set(game.seats.values_list("index", flat=True))
-        index = min(set(range(game.players)) - taken)
-        Seat.objects.create(game=game, index=index, bot_level=level)
-        if len(taken) + 1 == game.players:
-            _start(game)
-        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+        _seat_next(game, bot_level=level)
     return game
 
 
