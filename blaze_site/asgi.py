@@ -1,4 +1,5 @@
 import os
+from urllib.parse import parse_qs
 
 from django.core.asgi import get_asgi_application
 
@@ -8,15 +9,35 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from .routing import websocket_urlpatterns  # noqa: E402
+
+
+class ProgramsOrAllowedOrigins(OriginValidator):
+    """Browsers always send Origin: it must be one of ALLOWED_HOSTS (as channels'
+    AllowedHostsOriginValidator). Programs send none: API.md lets them connect with
+    `?token=…`, which a cross-site page cannot know, so no Origin plus a token passes."""
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers", []))
+        query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+        if b"origin" not in headers and "token" in query:
+            return await self.application(scope, receive, send)
+        return await super().__call__(scope, receive, send)
+
+
+def _allowed_origins() -> list[str]:
+    hosts = settings.ALLOWED_HOSTS
+    return ["localhost", "127.0.0.1", "[::1]"] if settings.DEBUG and not hosts else hosts
+
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": ProgramsOrAllowedOrigins(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_origins()
         ),
     }
 )

@@ -35,7 +35,14 @@ def env_db(name: str, default: str) -> dict:
     # environ guesses an engine from an unknown scheme; we want an error instead.
     if _scheme(raw) not in environ.Env.DB_SCHEMES:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a database URL we know.")
-    return env.db_url_config(raw)
+    config = env.db_url_config(raw)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # Writers take the lock at BEGIN and wait up to 20 s for it: a deferred
+        # transaction that read first fails at once with "database is locked".
+        options = config.setdefault("OPTIONS", {})
+        options.setdefault("transaction_mode", "IMMEDIATE")
+        options.setdefault("timeout", 20)
+    return config
 
 
 def env_url(name: str, default: str, schemes: set[str]) -> str:

@@ -137,3 +137,38 @@ async def _test_a_bad_token_anonymous_visitor_or_unknown_game_is_refused(players
     ws = _connect(999999, token)
     connected, _ = await ws.connect()
     assert not connected
+
+
+def test_a_program_with_a_token_and_no_origin_header_gets_its_view(players):
+    # API.md: programs connect with ?token=…; they are not browsers and send no Origin.
+    async_to_sync(_test_a_program_with_a_token_and_no_origin_header_gets_its_view)(players)
+
+
+async def _test_a_program_with_a_token_and_no_origin_header_gets_its_view(players):
+    from channels.db import database_sync_to_async
+
+    game = await database_sync_to_async(_started)(players)
+    token = await database_sync_to_async(_token)(players[0])
+    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/?token={token}",
+                               headers=[(b"host", b"localhost")])
+    connected, _ = await ws.connect()
+    assert connected
+    message = await ws.receive_json_from(timeout=5)
+    assert message["type"] == "view" and message["view"]["you"] is not None
+    await ws.disconnect()
+
+
+def test_a_foreign_origin_or_no_origin_without_a_token_is_still_refused(players):
+    async_to_sync(_test_a_foreign_origin_or_no_origin_without_a_token_is_still_refused)(players)
+
+
+async def _test_a_foreign_origin_or_no_origin_without_a_token_is_still_refused(players):
+    from channels.db import database_sync_to_async
+
+    game = await database_sync_to_async(_started)(players)
+    token = await database_sync_to_async(_token)(players[0])
+    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/?token={token}",
+                               headers=[(b"origin", b"http://evil.example")])
+    assert not (await ws.connect())[0]
+    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/")
+    assert not (await ws.connect())[0]

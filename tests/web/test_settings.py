@@ -100,3 +100,18 @@ def test_production_settings_need_a_secret_key():
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_sqlite_transactions_take_the_write_lock_first_so_simultaneous_moves_wait(
+    monkeypatch, tmp_path
+):
+    # move_play reads then writes inside one transaction, and select_for_update is a
+    # no-op on SQLite: with deferred transactions two simultaneous bets both read, and
+    # the second writer fails at once with "database is locked" (a 500). Taking the
+    # write lock at BEGIN makes the second one wait for the first instead.
+    monkeypatch.setenv("BLAZE_DB", f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    options = env_db("BLAZE_DB", default="sqlite:///x").get("OPTIONS", {})
+    assert options.get("transaction_mode") == "IMMEDIATE"
+    assert options.get("timeout", 5) >= 20
+    monkeypatch.setenv("BLAZE_DB", "postgres://postgres@127.0.0.1:5432/blaze")
+    assert "transaction_mode" not in env_db("BLAZE_DB", default="sqlite:///x").get("OPTIONS", {})
