@@ -51,3 +51,11 @@ def test_the_replay_viewer_describes_the_last_move_in_words_not_json():
     replay = script[script.index("async function replayPage"):]
     assert "JSON.stringify" not in replay
     assert "describeMove(" in replay
+
+
+@pytest.mark.parametrize("kind", ["number", "date", "datetime-local"])
+def test_number_and_date_fields_get_the_same_full_width_style_as_text_fields(kind):
+    # the tournament form (rounds, dates) and the vacation form used tiny browser defaults
+    css = (ROOT / "static/css/site.css").read_text()
+    rule = css[:css.index("{", css.index('input[type="text"]'))]
+    assert f'input[type="{kind}"]' in rule
