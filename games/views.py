@@ -112,6 +112,9 @@ def game_replay(request, game_id: int):
 def record_import(request):
     upload = request.FILES.get("record")
     text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("text", "")
+    if not text.strip():
+        messages.error(request, "Choose a record file or paste one, then press Import.")
+        return redirect("play")
     try:
         record = json.loads(text)
         game = services.record_import(user=request.user, record=record)

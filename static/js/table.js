@@ -367,6 +367,21 @@ function tablePage(root) {
 }
 
 // ---- the replay viewer -----------------------------------------------------------------
+/** A move of the log in words, e.g. "b challenges with red 5 and blue 5". */
+function describeMove(move, names) {
+  const who = names[move.seat] ?? `seat ${move.seat}`;
+  const cards = (list) => listText((list || []).map(cardName));
+  switch (move.move) {
+    case "challenge": return `${who} challenges with ${cards(move.cards)}.`;
+    case "add": return `${who} adds ${cards(move.cards)}.`;
+    case "reject": return `${who} rejects: ${listText((move.pairs || []).map(([, c]) => cardName(c)))}.`;
+    case "pass": return `${who} passes and takes the cards.`;
+    case "done": return `${who} is done.`;
+    case "bet": return `${who} bets ${move.value} on ${names[move.on] ?? `seat ${move.on}`}.`;
+    default: return `${who}: ${move.move}.`;
+  }
+}
+
 async function replayPage(root) {
   const r = await fetch(`/api/v1/games/${root.dataset.game}/replay`, { credentials: "same-origin" });
   if (!r.ok) { $("ply").textContent = "This replay is not available."; return; }
@@ -378,7 +393,7 @@ async function replayPage(root) {
     renderBoard({ ...frame, players, you: null }, data.players);
     $("ply").textContent = `move ${ply} of ${data.moves.length}`;
     const move = ply > 0 ? data.moves[ply - 1] : null;
-    $("last-move").textContent = move ? `${data.players[move.seat]}: ${JSON.stringify({ ...move, seat: undefined })}` : "The deal.";
+    $("last-move").textContent = move ? describeMove(move, data.players) : "The deal.";
   };
   const steps = { first: () => 0, prev: () => Math.max(0, ply - 1), next: () => Math.min(data.moves.length, ply + 1), last: () => data.moves.length };
   root.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", () => { ply = steps[b.dataset.step](); show(); }));
