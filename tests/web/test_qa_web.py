@@ -28,7 +28,7 @@ def test_the_tokens_table_scrolls_sideways_on_phones_and_says_its_time_zone(ann_
     api_token_create(user=ann, name="my bot")
     page = ann_client.get(reverse("account_tokens")).content.decode()
     assert re.search(r'<div class="table-scroll"[^>]*>\s*<table class="table">', page)
-    assert "Created (UTC)" in page and "Last used (UTC)" in page
+    assert "Created (UTC)" in page and "Last used (UTC)" in page  # no time zone chosen
 
 
 def test_the_replay_page_lays_players_out_like_the_table(ann_client):
