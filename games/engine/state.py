@@ -24,6 +24,12 @@ MOVE_STAGE = {
     "challenge": OPEN, "reject": RESPOND, "pass": RESPOND, "add": EXTEND, "done": EXTEND,
     "bet": BET,
 }
+STAGE_NEEDS = {
+    OPEN: "the active player must open a challenge",
+    RESPOND: "the target must reject every card or pass",
+    EXTEND: "the attackers may add cards or be done",
+    BET: "every player must place a bet first",
+}
 MOVE_FIELDS = {
     "challenge": frozenset(("seat", "move", "cards")),
     "reject": frozenset(("seat", "move", "pairs")),
@@ -252,7 +258,7 @@ class State:
         if self.stage == OVER:
             raise IllegalMove(f"seat {seat} cannot {kind}: the round is over")
         if self.stage != MOVE_STAGE[kind]:
-            raise IllegalMove(f"seat {seat} cannot {kind} at stage {self.stage}")
+            raise IllegalMove(f"seat {seat} cannot {kind} now: {STAGE_NEEDS[self.stage]}")
         waiting = self.waiting_on
         if seat not in waiting:
             who = ", ".join(map(str, waiting))
