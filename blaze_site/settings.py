@@ -148,7 +148,9 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Several sites may share one Redis: their groups must not meet.
+            "CONFIG": {"hosts": [REDIS_URL],
+                       "prefix": env.str("CHANNEL_LAYER_PREFIX", default="blaze")},
         }
     }
 
