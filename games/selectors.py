@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from .engine import State, export_record, state_from_deal, view
 from .models import Game, Move, Seat
+from .standing import standing_order
 
 _CACHE_SIZE = 256
 _cache: OrderedDict = OrderedDict()
@@ -89,6 +90,7 @@ def _player(seat: Seat | None, state: State | None, index: int) -> dict:
         "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
         "bot_level": seat.bot_level if seat else None,
         "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
+        "abandoned": bool(seat and seat.abandoned),
         "hand_size": len(state.hands[index]) if state else None,
         "feathers": state.feathers_taken()[index] if state else [],
     }
@@ -101,6 +103,16 @@ _EMPTY_VIEW = {
     "known": [], "bets": None, "past_bets": [], "scores": None, "round_losers": [],
     "finished": False, "ranking": None,
 }
+
+
+def game_final_ranking(game: Game, seats: list[Seat] | None = None) -> list[int] | None:
+    """The seats best first as the site counts them (games.standing: those who left the
+    game last); None until the game has a result."""
+    ranking = (game.result or {}).get("ranking")
+    if not ranking:
+        return None
+    seats = game_seats(game) if seats is None else seats
+    return standing_order(ranking, {s.index for s in seats if s.abandoned})
 
 
 def game_view_for(game: Game, user) -> dict:
@@ -130,6 +142,7 @@ def game_view_for(game: Game, user) -> dict:
         time_control=game.time_control,
         imported=game.imported,
         created_by=game.created_by.username if game.created_by_id else None,
+        final_ranking=game_final_ranking(game, seats),
     )
     from correspondence.services import clock_view  # correspondence builds on games
 

@@ -347,6 +347,40 @@ def move_play(
     return game
 
 
+# ---- leaving a game being played ------------------------------------------------------------
+
+
+def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
+    """Record that the seat's player left the game: the built-in bot plays the seat from
+    now on and the player ranks last, whatever the bot scores (games.standing). Call
+    holding the game row lock; the caller wakes the bot after commit."""
+    seat.abandoned = True
+    seat.abandoned_reason = reason
+    seat.abandoned_at = now or timezone.now()
+    seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
+    seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+
+
+def game_resign(*, game_id: int, user) -> Game:
+    """Resign a game being played: the built-in bot takes the seat and the player ranks
+    last in the result, the ratings and tournament points."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = game.seats.filter(user=user).first() if user is not None else None
+        if seat is None:
+            raise NotAPlayer()
+        if game.status == Game.WAITING:
+            raise Forbidden("the game has not started: leave the table instead")
+        if game.status != Game.PLAYING:
+            raise Forbidden(f"the game is {game.status}: there is nothing left to resign")
+        if seat.abandoned:
+            raise Forbidden("you have already left this game")
+        seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
+        seq = game.seq
+        transaction.on_commit(lambda: _after_change(game_id, seq))
+    return game
+
+
 # ---- imported records ----------------------------------------------------------------------
 
 
