@@ -7,6 +7,7 @@ The `Move` rows are the truth. The state cache below is only a cache: keyed by
 from collections import OrderedDict
 from threading import Lock
 
+from django.db import transaction
 from django.db.models import Q
 
 from .engine import State, export_record, state_from_deal, view
@@ -30,6 +31,13 @@ def state_cache_put(game_id: int, seq: int, state: State) -> None:
         _cache.move_to_end((game_id, seq))
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+
+
+def state_cache_put_on_commit(game_id: int, seq: int, state: State) -> None:
+    """Remember a state once the transaction that produced it commits (at once outside a
+    transaction): a rolled-back move must never be served, nor a state read from rows
+    another transaction may still roll back."""
+    transaction.on_commit(lambda: state_cache_put(game_id, seq, state))
 
 
 def _cache_get(game_id: int, seq: int):
@@ -67,7 +75,7 @@ def game_state(game: Game) -> State | None:
     state = _cache_get(game.pk, game.seq)
     if state is None:
         state = game_state_rebuild(game)
-        state_cache_put(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state)
     return state
 
 

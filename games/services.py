@@ -24,7 +24,7 @@ from ratings.tasks import rating_update as rating_update_task
 from . import engine, messages
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
-from .selectors import game_state, initial_state, state_cache_put
+from .selectors import game_state, initial_state, state_cache_put_on_commit
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
@@ -283,7 +283,7 @@ def _start(game: Game) -> None:
     state = initial_state(game.deal)
     game.waiting_on = state.waiting_on
     game.save()
-    state_cache_put(game.pk, 0, state)
+    state_cache_put_on_commit(game.pk, 0, state)
     clocks_start(game)
 
 
@@ -341,7 +341,7 @@ def move_play(
             tournament_game_finished(game_id=finished_id)
         game.save(update_fields=fields)
         clocks_on_move(game, mover=seat.index, state_after=state)
-        state_cache_put(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state)
         new_seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))
     return game
