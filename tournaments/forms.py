@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .models import Tournament
 
@@ -33,10 +34,11 @@ class TournamentForm(forms.Form):
     )
     min_players = forms.IntegerField(min_value=3, max_value=200, initial=3)
     max_players = forms.IntegerField(min_value=3, max_value=200, initial=40)
-    rated = forms.BooleanField(required=False)
-    allow_bots = forms.BooleanField(
-        required=False, label="Fill short tables with bots (not rated)"
-    )
+    # One rule with the lobby's: bots are rated like everyone, so they may sit at rated
+    # tables.
+    rated = forms.BooleanField(required=False,
+                               label=_("Rated (bots that fill tables are rated too)"))
+    allow_bots = forms.BooleanField(required=False, label=_("Fill short tables with bots"))
     bot_level = forms.ChoiceField(choices=[(b, b) for b in Tournament.BOT_LEVELS], initial="basic")
 
     def __init__(self, *args, **kwargs):

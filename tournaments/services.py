@@ -84,8 +84,6 @@ def tournament_create(
         raise TournamentError("At most 200 players can register.")
     if bot_level not in Tournament.BOT_LEVELS:
         raise TournamentError("The bot level is random, basic or strong.")
-    if rated and allow_bots:
-        raise TournamentError("A rated tournament cannot seat bots.")
     opens = registration_opens or timezone.now()
     if registration_closes <= opens:
         raise TournamentError("Registration must close after it opens.")
@@ -273,7 +271,7 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
     try:
         game = game_services.game_create(
             creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
-            rated=t.rated and n_bots == 0, private=False, bots=[t.bot_level] * n_bots,
+            rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
         )
         for user in humans[1:]:
             game = game_services.game_join(game_id=game.pk, user=user)
