@@ -134,7 +134,9 @@ else:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
 # Links in mail (e.g. "your tournament table is ready") start with this.
-SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
+# Unset, it follows PORT (make run's port), so links reach this checkout's site.
+SITE_URL = env_url("SITE_URL", default=f"http://localhost:{env.int('PORT', default=8000)}",
+                   schemes={"http", "https"})
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Blaze online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -142,6 +144,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # it: in-process channel layer, Celery tasks run eagerly (scripts decide when Redis is down).
 REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"redis", "rediss"})
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 else:
@@ -149,8 +152,7 @@ else:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # Several sites may share one Redis: their groups must not meet.
-            "CONFIG": {"hosts": [REDIS_URL],
-                       "prefix": env.str("CHANNEL_LAYER_PREFIX", default="blaze")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
 
@@ -185,6 +187,8 @@ if not 0 <= DIGEST_HOUR <= 23:
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Sites sharing one Redis keep their keys apart, as their channel groups.
+CACHES["default"].setdefault("KEY_PREFIX", CHANNEL_LAYER_PREFIX)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
