@@ -17,6 +17,7 @@ from .selectors import (
     game_summary,
     game_view_for,
 )
+from .visibility import can_watch, invite_given
 
 router = Router(tags=["games"])
 
@@ -35,6 +36,8 @@ class PlayerOut(BaseModel):
     bot: bool
     bot_level: str | None = None
     open: bool = False
+    abandoned: bool = Field(False, description="the player left (resigned or timed out "
+                            "three times in a row): a bot plays the seat, the player ranks last")
     hand_size: int | None
     feathers: list[int]
 
@@ -62,6 +65,9 @@ class GameView(BaseModel):
     scores: list[int] | None
     round_losers: list[int]
     ranking: list[int] | None
+    final_ranking: list[int] | None = Field(
+        None, description="seats best first as the site counts them: the ranking, with "
+        "players who left the game last (ratings and tournaments use this)")
     options: dict[str, Any] | None = Field(None, description="only when the game waits on you")
 
 
@@ -113,15 +119,17 @@ class ReplayOut(Schema):
     )
 
 
-def _game(game_id: int) -> Game:
+def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
+    """The game if this user may watch it (games.visibility); else 404, as if missing."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    invite = invite_given(getattr(request, "session", None), game_id, invite)
+    if game is None or not can_watch(game, request.auth, invite=invite):
         raise services.GameNotFound()
     return game
 
 
-def _finished_game(game_id: int) -> Game:
-    game = _game(game_id)
+def _finished_game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
+    game = _game(request, game_id, invite)
     if game.status != Game.FINISHED:
         raise services.Forbidden("the record is available once the game is finished")
     return game
@@ -162,8 +170,8 @@ def game_import(request: HttpRequest):
 
 @router.get("/{int:game_id}", response={200: GameView, 404: ErrorOut},
              exclude_unset=True, summary="My view")
-def game_detail(request: HttpRequest, game_id: int):
-    return game_view_for(_game(game_id), request.auth)
+def game_detail(request: HttpRequest, game_id: int, invite: str = ""):
+    return game_view_for(_game(request, game_id, invite), request.auth)
 
 
 @router.post("/{int:game_id}/join", response={200: GameView, 403: ErrorOut, 404: ErrorOut},
@@ -202,17 +210,44 @@ def move_play(request: HttpRequest, game_id: int, data: MoveIn):
     return game_view_for(game, request.auth)
 
 
+@router.post(
+    "/{int:game_id}/resign",
+    response={200: GameView, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+    exclude_unset=True,
+    summary="Resign: the built-in bot plays your seat on and you rank last",
+    openapi_extra={"requestBody": {"required": False, "content": {"application/json": {
+        "schema": {"type": "object", "additionalProperties": False, "maxProperties": 0,
+                   "description": "nothing, or {}"}}}}},
+)
+def game_resign(request: HttpRequest, game_id: int):
+    _no_fields(request)
+    game = services.game_resign(game_id=game_id, user=request.auth)
+    return game_view_for(game, request.auth)
+
+
+def _no_fields(request: HttpRequest) -> None:
+    """An action that takes no input accepts an empty body or {}, and nothing else."""
+    if not request.body.strip():
+        return
+    try:
+        body = json.loads(request.body)
+    except (ValueError, RecursionError):
+        raise services.BadRequest("the body is not JSON: send {} or nothing") from None
+    if body != {}:
+        raise services.BadRequest("this action takes no fields: send {} or nothing")
+
+
 @router.get("/{int:game_id}/record",
             response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut},
             summary="The blaze-record/1 of a finished game")
-def game_record_get(request: HttpRequest, game_id: int):
-    return game_record(_finished_game(game_id))
+def game_record_get(request: HttpRequest, game_id: int, invite: str = ""):
+    return game_record(_finished_game(request, game_id, invite))
 
 
 @router.get("/{int:game_id}/replay", response={200: ReplayOut, 403: ErrorOut, 404: ErrorOut},
             summary="Spectator views after every ply of a finished game")
-def game_replay_get(request: HttpRequest, game_id: int):
-    return game_replay(_finished_game(game_id))
+def game_replay_get(request: HttpRequest, game_id: int, invite: str = ""):
+    return game_replay(_finished_game(request, game_id, invite))
 
 
 def game_error_response(api, request, exc: services.GameError):

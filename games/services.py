@@ -25,7 +25,7 @@ from ratings.tasks import rating_update as rating_update_task
 from . import engine, messages
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
-from .selectors import game_state, initial_state, state_cache_put
+from .selectors import game_state, initial_state, state_cache_put_on_commit
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
@@ -285,7 +285,7 @@ def _start(game: Game) -> None:
     state = initial_state(game.deal)
     game.waiting_on = state.waiting_on
     game.save()
-    state_cache_put(game.pk, 0, state)
+    state_cache_put_on_commit(game.pk, 0, state)
     clocks_start(game)
 
 
@@ -343,9 +343,43 @@ def move_play(
             tournament_game_finished(game_id=finished_id)
         game.save(update_fields=fields)
         clocks_on_move(game, mover=seat.index, state_after=state)
-        state_cache_put(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state)
         new_seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))
+    return game
+
+
+# ---- leaving a game being played ------------------------------------------------------------
+
+
+def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
+    """Record that the seat's player left the game: the built-in bot plays the seat from
+    now on and the player ranks last, whatever the bot scores (games.standing). Call
+    holding the game row lock; the caller wakes the bot after commit."""
+    seat.abandoned = True
+    seat.abandoned_reason = reason
+    seat.abandoned_at = now or timezone.now()
+    seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
+    seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+
+
+def game_resign(*, game_id: int, user) -> Game:
+    """Resign a game being played: the built-in bot takes the seat and the player ranks
+    last in the result, the ratings and tournament points."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = game.seats.filter(user=user).first() if user is not None else None
+        if seat is None:
+            raise NotAPlayer()
+        if game.status == Game.WAITING:
+            raise Forbidden("the game has not started: leave the table instead")
+        if game.status != Game.PLAYING:
+            raise Forbidden(f"the game is {game.status}: there is nothing left to resign")
+        if seat.abandoned:
+            raise Forbidden("you have already left this game")
+        seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
+        seq = game.seq
+        transaction.on_commit(lambda: _after_change(game_id, seq))
     return game
 
 

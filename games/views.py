@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from . import services
 from .models import Game, Seat
 from .selectors import game_list_for_user, game_list_open, game_summary, game_view_for
+from .visibility import can_watch, invite_given, invite_remember
 
 
 def lobby(request):
@@ -56,7 +57,7 @@ def my_games(request):
 
 @login_required
 def game_table(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id)
+    game = _watchable(request, game_id)
     view = game_view_for(game, request.user)
     invite = request.GET.get("invite", "")
     invite_url = None
@@ -68,6 +69,18 @@ def game_table(request, game_id: int):
         "can_join": game.status == Game.WAITING and view["you"] is None,
         "is_host": game.created_by_id == request.user.pk,
     })
+
+
+def _watchable(request, game_id: int) -> Game:
+    """The game if this visitor may watch it (games.visibility), else 404. An invite in
+    the address is remembered, so the page's API calls and socket need not carry it."""
+    game = get_object_or_404(Game, pk=game_id)
+    given = request.GET.get("invite", "")
+    if not can_watch(game, request.user,
+                     invite=invite_given(request.session, game.pk, given)):
+        raise Http404("no such game")
+    invite_remember(request.session, game, given)
+    return game
 
 
 def _seat_action(request, game_id: int, action):
@@ -103,7 +116,9 @@ def game_add_bot(request, game_id: int):
 
 @login_required
 def game_replay(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id, status=Game.FINISHED)
+    game = _watchable(request, game_id)
+    if game.status != Game.FINISHED:
+        raise Http404("the replay is available once the game is finished")
     return render(request, "games/replay.html", {"game": game})
 
 
