@@ -4,6 +4,9 @@ from django.urls import include, path
 from . import views
 from .api import api
 
+# allauth's rate limits (login, sign-up, password reset) answer through this.
+handler429 = "blaze_site.errors.handler429"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("", include("games.urls")),  # play, my_games, the table pages
