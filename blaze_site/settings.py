@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "ninja",
     "django_ratelimit",
     "accounts",
@@ -62,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.StaffTwoFactorMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
 ]
 
@@ -114,6 +116,17 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", default=True)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blaze] "
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "blaze", "api", "system"]
+# Two-factor sign-in (allauth.mfa): an authenticator app's codes, and recovery codes.
+# Staff must set it up before /admin/ opens (accounts/middleware.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Blaze online"
+# Behind a reverse proxy every request comes from the proxy's address: the client's is in
+# X-Forwarded-For (README "Behind a proxy"). Login, sign-up and password-reset limits and
+# the site's per-address limits read the client's address the same way (allauth's).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("ALLAUTH_TRUSTED_CLIENT_IP_HEADER", default="") or None
+if not 0 <= ALLAUTH_TRUSTED_PROXY_COUNT <= 5:
+    raise ImproperlyConfigured("ALLAUTH_TRUSTED_PROXY_COUNT must be from 0 to 5.")
 
 # Mail: EMAIL_URL, e.g. smtp+tls://user:password@mail.example:587, or the plain EMAIL_HOST,
 # EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS; console by default.
