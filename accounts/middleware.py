@@ -1,6 +1,8 @@
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 
 class UserTimezoneMiddleware:
@@ -28,27 +30,35 @@ def current_timezone(request):
     return {"current_tz": timezone.get_current_timezone_name()}
 
 
-class StaffTwoFactorMiddleware:
-    """Staff reach /admin/ only with two-factor sign-in set up; until then the admin
-    sends them to the page that sets up an authenticator app."""
+def accept_language(request) -> str:
+    """The API speaks English unless the request's Accept-Language asks for another of the
+    site's languages (cookies and account settings are for pages, not programs)."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    for code, _q in parse_accept_lang_header(header):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class UserLanguageMiddleware:
+    """After LocaleMiddleware (cookie, then Accept-Language, then English): a signed-in
+    player's own `language` setting wins on pages; the API follows Accept-Language only."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith("/admin/") and request.user.is_authenticated \
-                and request.user.is_staff and not _has_totp(request.user):
-            from django.contrib import messages
-            from django.shortcuts import redirect
-            from django.utils.translation import gettext as _
-
-            messages.info(request, _("Staff sign in with two factors: set up an "
-                                     "authenticator app before you open the admin."))
-            return redirect("mfa_activate_totp")
+        if request.path_info.startswith("/api/"):
+            language = accept_language(request)
+        elif request.user.is_authenticated and request.user.language:
+            language = request.user.language
+        else:
+            language = None
+        if language:
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
-
-
-def _has_totp(user) -> bool:
-    from allauth.mfa.models import Authenticator
-
-    return Authenticator.objects.filter(user=user, type=Authenticator.Type.TOTP).exists()

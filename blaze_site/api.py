@@ -5,6 +5,7 @@ Every error answers ``{"error": sentence}`` (409 adds ``"seq"``); invalid input 
 
 from functools import partial
 
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError, ValidationError
 
@@ -19,7 +20,13 @@ from .ratelimits import RateLimited
 api = NinjaAPI(
     title="Blaze API",
     version="1",
-    description="Play Blaze over HTTP: see spec/API.md.",
+    description=(
+        "Play Blaze over HTTP: see spec/API.md.\n\n"
+        "**Languages.** Answers are in English. Send `Accept-Language: ja` or `es` to get "
+        "the `error` sentences in Japanese or Spanish (the first of the site's languages "
+        "`en`, `ja`, `es` named in the header wins); everything else (field names, move "
+        "objects, card codes) never changes with the language."
+    ),
     urls_namespace="api-1.0.0",
     auth=api_auth,
 )
@@ -38,7 +45,7 @@ def me(request):
 
 def _validation_sentence(errors: list) -> str:
     if not errors:
-        return "the request is not valid"
+        return _("the request is not valid")
     first = errors[0]
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "data", "query", "path")]
     where = ".".join(loc)

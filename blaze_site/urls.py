@@ -1,6 +1,7 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from . import views
 from .api import api
@@ -17,6 +18,8 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
+    # gettext()/ngettext() for static/js, in the page's language (no inline script: CSP)
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("correspondence.urls")),

@@ -11,6 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from correspondence.services import (
     ClockError,
@@ -55,15 +56,15 @@ class IllegalMove(GameError):
 class GameNotFound(GameError):
     status = 404
 
-    def __init__(self, message: str = "no such game"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or _("no such game"))
 
 
 class NotAPlayer(GameError):
     status = 403
 
-    def __init__(self, message: str = "you are not a player of this game"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or _("you are not a player of this game"))
 
 
 class Forbidden(GameError):
@@ -81,7 +82,8 @@ class StaleSeq(GameError):
     status = 409
 
     def __init__(self, current: int):
-        super().__init__(f"seq is not the game's current seq {current}: fetch the game again")
+        super().__init__(_("seq is not the game's current seq %(seq)s: fetch the game again")
+                         % {"seq": current})
         self.current = current
 
 
