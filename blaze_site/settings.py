@@ -7,7 +7,9 @@ secure defaults; the development defaults (SQLite, console email) are only for a
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
+from . import queues
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -162,9 +164,38 @@ CELERY_TASK_ALWAYS_EAGER = BLAZE_INMEMORY or env_bool("CELERY_TASK_ALWAYS_EAGER"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Bot turns, clocks and mail each on a queue of their own (blaze_site/queues.py); a bare
+# `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
+CELERY_TASK_QUEUES = [Queue(name) for name in queues.queue_names(CELERY_TASK_DEFAULT_QUEUE)]
+CELERY_TASK_ROUTES = queues.task_routes(CELERY_TASK_DEFAULT_QUEUE)
+# Every task is idempotent, so a task is acknowledged once it has run, and a worker that
+# dies mid-task (SIGKILL, out of memory) leaves it to run again instead of losing it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # an idle worker takes the next task, not a busy one
+# Redis hands an unacknowledged task to another worker after this many seconds. It must
+# outlast the longest countdown (a live deadline check, 15 min ahead at most) plus the
+# longest run (a bot task, 400 moves at most), or countdown tasks run twice (harmless but
+# wasted). A task whose whole worker died also waits this long: for bot turns and live
+# clocks the watchdog below comes first; mail, ratings and rounds can wait.
+CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=1800)
+if CELERY_BROKER_VISIBILITY_TIMEOUT < 1500:
+    raise ImproperlyConfigured(
+        "CELERY_BROKER_VISIBILITY_TIMEOUT must be at least 1500 s: a live deadline check "
+        "waits up to 900 s and a bot task runs up to a few minutes.")
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_BROKER_VISIBILITY_TIMEOUT}
+# The watchdog: every WATCHDOG_SECONDS a sweep of the rows requeues what a lost task left
+# waiting (bot turns, live clocks), so neither a dead worker nor an emptied broker stalls a
+# game for longer. A bot turn counts as lost after its pause and thinking time plus this.
+BLAZE_WATCHDOG_SECONDS = env.float("BLAZE_WATCHDOG_SECONDS", default=5.0)
+if not 1 <= BLAZE_WATCHDOG_SECONDS <= 60:
+    raise ImproperlyConfigured("BLAZE_WATCHDOG_SECONDS must be from 1 to 60.")
 CELERY_BEAT_SCHEDULE: dict = {
-    # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks).
-    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep", "schedule": 30.0},
+    # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
+    # correspondence clocks, and live ones whose deadline check was lost.
+    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep",
+                     "schedule": BLAZE_WATCHDOG_SECONDS},
+    "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
     "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
