@@ -241,6 +241,7 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ja", "日本語"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["blaze_site.formats"]  # dates as each language writes them
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
