@@ -220,18 +220,33 @@ def game_record(game: Game) -> dict:
     return export_record(game_state(game), names, meta)
 
 
-def game_replay(game: Game) -> dict:
-    """Spectator views after each ply (0 = the deal) of a finished game, with all hands
-    (the record shows them anyway) and the moves between them."""
+def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
+    """One page of a finished game's replay: spectator views after plies start … start+limit-1
+    (0 = the deal) with all hands (the record shows them anyway), and the moves with those
+    seq numbers (move k leads from view k to view k+1). Only the page is held in memory."""
     state = initial_state(game.deal)
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
-    frames = [{**view(state, None), "hands": [sorted(h) for h in state.hands]}]
-    for move in moves:
+    end = min(start + limit, game.seq + 1)  # plies 0..seq exist
+    frames, moves = [], []
+
+    def frame() -> dict:
+        return {**view(state, None), "hands": [sorted(h) for h in state.hands]}
+
+    if start == 0:
+        frames.append(frame())
+    payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
+                .values_list("seq", "payload"))
+    for seq, move in payloads.iterator(chunk_size=500):
         state.apply(move)
-        frames.append({**view(state, None), "hands": [sorted(h) for h in state.hands]})
+        if seq >= start:
+            moves.append(move)
+        if start <= seq + 1 < end:
+            frames.append(frame())
     return {
         "id": game.pk,
         "players": [s.display_name for s in game_seats(game)],
+        "total_moves": game.seq,
+        "start": start,
+        "next": end if end <= game.seq else None,
         "moves": moves,
         "views": frames,
     }

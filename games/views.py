@@ -3,11 +3,15 @@ service or selector, render. The table page renders from the same view the API s
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+
+from blaze_site.errors import too_many_page
+from blaze_site.ratelimits import rate_limit_check
 
 from . import services
 from .models import Game, Seat
@@ -28,6 +32,7 @@ def lobby(request):
 @login_required
 @require_POST
 def game_create(request):
+    rate_limit_check(request, "game_create")
     try:
         players = int(request.POST.get("players", "4"))
     except ValueError:
@@ -40,8 +45,10 @@ def game_create(request):
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],
             time_control=time_control, rated=bool(request.POST.get("rated")),
-            private=bool(request.POST.get("private")),
+            private=bool(request.POST.get("private")), quotas=True,
         )
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("play")
@@ -88,6 +95,8 @@ def _seat_action(request, game_id: int, action):
         action()
     except services.GameNotFound:
         raise Http404("no such game") from None
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
     return redirect("game_table", game_id=game_id)
@@ -111,7 +120,8 @@ def game_leave(request, game_id: int):
 @require_POST
 def game_add_bot(request, game_id: int):
     return _seat_action(request, game_id, lambda: services.game_add_bot(
-        game_id=game_id, user=request.user, level=request.POST.get("level", "basic")))
+        game_id=game_id, user=request.user, level=request.POST.get("level", "basic"),
+        quotas=True))
 
 
 @login_required
@@ -125,14 +135,25 @@ def game_replay(request, game_id: int):
 @login_required
 @require_POST
 def record_import(request):
+    rate_limit_check(request, "record_import")
+    cap = settings.BLAZE_MAX_RECORD_BYTES
     upload = request.FILES.get("record")
+    if upload is not None and upload.size > cap:  # the size is known before reading
+        messages.error(request, f"That file is too big: a record is at most {cap:,} bytes.")
+        return redirect("play")
     text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("text", "")
     if not text.strip():
         messages.error(request, "Choose a record file or paste one, then press Import.")
         return redirect("play")
+    if len(text.encode()) > cap:
+        messages.error(request, f"That record is too big: a record is at most {cap:,} bytes.")
+        return redirect("play")
     try:
         record = json.loads(text)
         game = services.record_import(user=request.user, record=record)
+    except RecursionError:
+        messages.error(request, "That is not a record: its JSON is nested too deeply.")
+        return redirect("play")
     except ValueError as e:
         messages.error(request, f"That is not JSON: {e}")
         return redirect("play")

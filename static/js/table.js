@@ -391,10 +391,23 @@ function describeMove(move, names) {
   }
 }
 
+/** The whole replay, fetched a page at a time (the server sends at most 500 plies a page). */
+async function fetchReplay(gameId) {
+  let data = null;
+  for (let start = 0; start !== null;) {
+    const r = await fetch(`/api/v1/games/${gameId}/replay?start=${start}`, { credentials: "same-origin" });
+    if (!r.ok) return null;
+    const page = await r.json();
+    if (data === null) data = page;
+    else { data.moves.push(...page.moves); data.views.push(...page.views); }
+    start = page.next;
+  }
+  return data;
+}
+
 async function replayPage(root) {
-  const r = await fetch(`/api/v1/games/${root.dataset.game}/replay`, { credentials: "same-origin" });
-  if (!r.ok) { $("ply").textContent = "This replay is not available."; return; }
-  const data = await r.json();
+  const data = await fetchReplay(root.dataset.game);
+  if (data === null) { $("ply").textContent = "This replay is not available."; return; }
   let ply = 0;
   const show = () => {
     const frame = data.views[ply];
