@@ -14,6 +14,9 @@ from games.api import game_error_response
 from games.api import router as games_router
 from games.services import GameError
 
+from .errors import too_many_json
+from .ratelimits import RateLimited
+
 api = NinjaAPI(
     title="Blaze API",
     version="1",
@@ -46,6 +49,8 @@ def _validation_sentence(errors: list) -> str:
     first = errors[0]
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "data", "query", "path")]
     where = ".".join(loc)
+    if first.get("type") == "extra_forbidden":
+        return f"unknown field {where!r}: leave it out"
     return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
 
 
@@ -60,7 +65,12 @@ def _http_error(request, exc: HttpError):
                                status=exc.status_code)
 
 
+def _rate_limited(request, exc: RateLimited):
+    return too_many_json(exc.message, exc.retry_after)
+
+
 api.add_exception_handler(ValidationError, _validation_error)
+api.add_exception_handler(RateLimited, _rate_limited)
 api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(GameError, partial(game_error_response, api))
 api.add_router("/games", games_router)

@@ -4,6 +4,7 @@ BLAZE_ENV=production (or DJANGO_SETTINGS_MODULE=blaze_site.settings_prod) turns 
 secure defaults; the development defaults (SQLite, console email) are only for a first run.
 """
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -43,7 +44,9 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "ninja",
+    "django_ratelimit",
     "accounts",
     "games",
     "ratings",
@@ -53,6 +56,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "blaze_site.errors.ErrorAnswersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -62,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.staff_mfa.StaffTwoFactorMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
 ]
@@ -116,6 +121,17 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", default=True)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blaze] "
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "blaze", "api", "system"]
+# Two-factor sign-in (allauth.mfa): an authenticator app's codes, and recovery codes.
+# Staff must set it up before /admin/ opens (accounts/middleware.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Blaze online"
+# Behind a reverse proxy every request comes from the proxy's address: the client's is in
+# X-Forwarded-For (README "Behind a proxy"). Login, sign-up and password-reset limits and
+# the site's per-address limits read the client's address the same way (allauth's).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("ALLAUTH_TRUSTED_CLIENT_IP_HEADER", default="") or None
+if not 0 <= ALLAUTH_TRUSTED_PROXY_COUNT <= 5:
+    raise ImproperlyConfigured("ALLAUTH_TRUSTED_PROXY_COUNT must be from 0 to 5.")
 
 # Mail: EMAIL_URL, e.g. smtp+tls://user:password@mail.example:587, or the plain EMAIL_HOST,
 # EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS; console by default.
@@ -250,6 +266,44 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# ---- abuse limits: request sizes, quotas and rate limits (README "Limits") ---------------
+# A record is at most this many bytes (the API's import body, the page's upload or paste).
+BLAZE_MAX_RECORD_BYTES = env.int("BLAZE_MAX_RECORD_BYTES", default=1_000_000)
+# Any request body: a record plus room for a multipart form around it. Bigger bodies are
+# refused before they are read (blaze_site/body_limit.py); Django's own cap is the same.
+BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_BYTES + 65_536)
+DATA_UPLOAD_MAX_MEMORY_SIZE = BLAZE_MAX_BODY_BYTES
+# Replays answer at most this many plies a page.
+BLAZE_REPLAY_PAGE_SIZE = env.int("BLAZE_REPLAY_PAGE_SIZE", default=500)
+# Quotas, counted in the database: tables a user created that still wait for players, and
+# strong-bot seats at the user's unfinished tables (each strong decision costs ~1 s of CPU).
+BLAZE_MAX_WAITING_TABLES = env.int("BLAZE_MAX_WAITING_TABLES", default=5)
+BLAZE_MAX_STRONG_BOT_SEATS = env.int("BLAZE_MAX_STRONG_BOT_SEATS", default=4)
+# Rates "N/s|m|h|d", counted in the cache per user (per IP for anonymous requests).
+BLAZE_RATE_LIMITS = {
+    "game_create": env.str("BLAZE_RATE_GAME_CREATE", default="30/h"),
+    "record_import": env.str("BLAZE_RATE_RECORD_IMPORT", default="50/d"),
+    # Generous: one move per turn, even from a fast program playing many games, fits.
+    "move": env.str("BLAZE_RATE_MOVE", default="20/s"),
+    "guest": env.str("BLAZE_RATE_GUEST", default="20/h"),
+}
+for _name, _rate in BLAZE_RATE_LIMITS.items():
+    if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):
+        raise ImproperlyConfigured(
+            f"BLAZE_RATE_{_name.upper()}={_rate!r} must be a rate like 30/h (s, m, h or d).")
+for _name in ("BLAZE_MAX_RECORD_BYTES", "BLAZE_MAX_BODY_BYTES", "BLAZE_REPLAY_PAGE_SIZE",
+              "BLAZE_MAX_WAITING_TABLES", "BLAZE_MAX_STRONG_BOT_SEATS"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"{_name} must be a positive number.")
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_IP_META_KEY = "blaze_site.ratelimits.client_ip"
+# django-ratelimit warns about Django's own RedisCache, which does increment atomically.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+if not PRODUCTION:
+    # One process in development: the local-memory cache is enough. Production keeps the
+    # check (django_ratelimit.E003): limits must live in a cache all processes share.
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
 
 LOGGING = {
     "version": 1,

@@ -1,9 +1,16 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from . import views
 from .api import api
+
+# Staff sign in through the site's login: its rate limits and two-factor step apply.
+admin.site.login = secure_admin_login(admin.site.login)
+
+# allauth's rate limits (login, sign-up, password reset) answer through this.
+handler429 = "blaze_site.errors.handler429"
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -231,7 +231,8 @@ def _next_field(t: Tournament) -> list:
         result = selectors.table_result(table.game, table.seat_list)
         if result is None:
             continue  # an aborted table: nobody goes on from it
-        humans = [p for p in result.players if p in active]
+        # Players who left their game (resigned, timed out) never go on.
+        humans = [p for p in result.players if p in active and p not in result.left]
         going_on.update(humans[:k])
     return [p for p in standing if p in going_on]
 
