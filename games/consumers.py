@@ -3,10 +3,9 @@
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from correspondence.presence import apresence_leave, apresence_touch
-
 from . import messages
 from .models import Game
+from .presence import apresence_leave, apresence_touch
 from .selectors import game_view_for
 
 CLOSE_UNAUTHORIZED = 4401
