@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
@@ -194,7 +195,7 @@ def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
 def _finished_game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
     game = _game(request, game_id, invite)
     if game.status != Game.FINISHED:
-        raise services.Forbidden("the record is available once the game is finished")
+        raise services.Forbidden(_("the record is available once the game is finished"))
     return game
 
 
@@ -234,7 +235,7 @@ def game_import(request: HttpRequest):
     try:
         record = json.loads(request.body)
     except (ValueError, RecursionError):
-        raise services.BadRequest("the body is not a JSON record") from None
+        raise services.BadRequest(_("the body is not a JSON record")) from None
     game = services.record_import(user=request.auth, record=record)
     return Status(201, game_view_for(game, request.auth))
 
@@ -308,9 +309,9 @@ def _no_fields(request: HttpRequest) -> None:
     try:
         body = json.loads(request.body)
     except (ValueError, RecursionError):
-        raise services.BadRequest("the body is not JSON: send {} or nothing") from None
+        raise services.BadRequest(_("the body is not JSON: send {} or nothing")) from None
     if body != {}:
-        raise services.BadRequest("this action takes no fields: send {} or nothing")
+        raise services.BadRequest(_("this action takes no fields: send {} or nothing"))
 
 
 @router.get("/{int:game_id}/record",
@@ -336,7 +337,8 @@ def _content_length(request: HttpRequest) -> int:
 
 
 def _too_big_sentence() -> str:
-    return f"a record may be at most {settings.BLAZE_MAX_RECORD_BYTES:,} bytes"
+    return _("a record may be at most %(cap)s bytes") % {
+        "cap": f"{settings.BLAZE_MAX_RECORD_BYTES:,}"}
 
 
 def game_error_response(api, request, exc: services.GameError):
