@@ -117,9 +117,14 @@ def test_game_over_email_with_the_result(clock, ann, bob, cat, mailoutbox):
     for user in (ann, bob, cat):
         [mail] = mails_to(mailoutbox, user)
         assert mail.subject == f"[Blaze] Game {game.pk} is over"
-        seat = game.seats.get(user=user).index
-        assert f"Your score: {game.result['scores'][seat]}." in mail.body
+        scores, ranking = game.result["scores"], game.result["ranking"]
+        # One notice, in words: every place, name and score, best first.
+        places = ", ".join(
+            f"{place}. {game.seats.get(index=s).user.username} {scores[s]} "
+            f"point{'' if scores[s] == 1 else 's'}" for place, s in enumerate(ranking, start=1))
+        assert f"Game over: {places}." in mail.body and "[" not in mail.body.split("--")[0]
         assert "List-Unsubscribe" in mail.extra_headers
+        assert Notification.objects.filter(user=user, kind="game_over").count() == 1
 
 
 def test_daily_digest_lists_every_game_waiting_once_a_day(clock, ann, bob, cat, dan,
