@@ -18,23 +18,14 @@ from . import engine, events, messages
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
+from .refusals import Refused
 from .selectors import game_state, initial_state, state_cache_put_on_commit
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
 
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
-
-
-class GameError(Exception):
-    """A refused request; `status` is the HTTP status the API answers with."""
-
-    status = 400
-    retry_after: int | None = None  # seconds, for the Retry-After header
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class GameError(Refused):
+    """A refused request about a game (see Refused)."""
 
 
 class BadRequest(GameError):
@@ -91,22 +82,18 @@ def _locked_game(game_id: int) -> Game:
 
 
 def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in tcs.KINDS:
-        raise BadRequest('time_control must be an object with "kind": "live" or "correspondence"')
     try:
-        tcs.parse_time_control(time_control)
+        return tcs.clean_time_control(time_control)
     except tcs.TimeControlError as e:
         raise BadRequest(f"time_control: {e}") from None
-    return dict(time_control)
 
 
 def _clean_bots(bots, players: int) -> list[str]:
     bots = list(bots or [])
     for level in bots:
         if level not in Seat.BOT_LEVELS:
-            raise BadRequest(f"unknown bot level {level!r}: use one of random, basic, strong")
+            levels = ", ".join(Seat.BOT_LEVELS)
+            raise BadRequest(f"unknown bot level {level!r}: use one of {levels}")
     if len(bots) > players - 1:
         raise BadRequest(f"at most {players - 1} bots fit at a table of {players}")
     return bots
