@@ -7,7 +7,8 @@ the lock order is always game, then clocks.
 
 import logging
 import random
-from datetime import date, datetime
+from datetime import UTC, date, datetime
+from functools import partial
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -15,6 +16,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from accounts.language import in_language_of
 
 from . import clock as C
 from .models import EmailOptOut, Notification, SeatClock, SeatStatus, Vacation
@@ -279,12 +284,15 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
         SeatStatus.objects.update_or_create(
             game=game, seat=row.seat, defaults={"abandoned": True, "abandoned_at": now}
         )
-    text = (
-        f"Game {game.pk}: your time ran out and the bot moved for you."
-        + (" After three timeouts in a row the bot plays your seat for the rest of the game."
-           if abandoned else
-           f" ({in_row} in a row; after {TIMEOUTS_BEFORE_BOT} the bot takes over your seat.)")
-    )
+    def text():
+        said = _("Game %(game)s: your time ran out and the bot moved for you.") % {
+            "game": game.pk}
+        if abandoned:
+            return said + " " + _("After three timeouts in a row the bot plays your seat for "
+                                  "the rest of the game.")
+        return said + " " + _("(%(n)d in a row; after %(limit)d the bot takes over your "
+                              "seat.)") % {"n": in_row, "limit": TIMEOUTS_BEFORE_BOT}
+
     notify(user=seat.user, game=game, kind=Notification.TIMEOUT,
            key=f"timeout:{game.pk}:{row.seat}:{answered}", text=text)
 
@@ -313,8 +321,7 @@ def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
         notify(
             user=seat.user, game=row.game, kind=Notification.ALMOST_OUT,
             key=f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}",
-            text=f"Game {row.game_id}: you are almost out of time"
-                 + (f" (deadline {due:%Y-%m-%d %H:%M} UTC)." if due else "."),
+            text=partial(_almost_out_text, row.game_id, due),
         )
         sent += 1
     return sent
@@ -323,11 +330,22 @@ def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
 # ---- notifications -------------------------------------------------------------------------
 
 
-def notify(*, user, game, kind: str, key: str, text: str) -> Notification | None:
+def _almost_out_text(game_id: int, due) -> str:
+    if due is None:
+        return _("Game %(game)s: you are almost out of time.") % {"game": game_id}
+    return _("Game %(game)s: you are almost out of time (deadline %(due)s UTC).") % {
+        "game": game_id, "due": date_format(due.astimezone(UTC), "SHORT_DATETIME_FORMAT")}
+
+
+def notify(*, user, game, kind: str, key: str, text) -> Notification | None:
     """Record a notification once per `key` and, after commit, queue its email (the task
-    decides whether one goes out). Returns the notification if it is new."""
+    decides whether one goes out). Returns the notification if it is new. `text` is a
+    string or a function making it: it is called in the recipient's language."""
     if user is None or user.is_bot:
         return None
+    if callable(text):
+        with in_language_of(user):
+            text = text()
     note, created = Notification.objects.get_or_create(
         key=key, defaults={"user": user, "game": game, "kind": kind, "text": text[:500]}
     )
@@ -344,7 +362,7 @@ def _notify_turn(game, seat) -> None:
         return
     notify(user=seat.user, game=game, kind=Notification.YOUR_TURN,
            key=f"your_turn:{game.pk}:{seat.index}:{game.seq}",
-           text=f"Game {game.pk}: it is your turn.")
+           text=lambda: _("Game %(game)s: it is your turn.") % {"game": game.pk})
 
 
 def _notify_game_over(game, seat) -> None:
@@ -353,11 +371,17 @@ def _notify_game_over(game, seat) -> None:
     result = game.result or {}
     ranking = result.get("ranking")
     scores = result.get("scores")
-    text = f"Game {game.pk} is over."
-    if scores is not None:
-        text += f" Your score: {scores[seat.index]}."
-    if ranking:
-        text += f" Ranking: {ranking}."
+    names = {s.index: s.name for s in game.seats.all()}
+
+    def text():
+        said = _("Game %(game)s is over.") % {"game": game.pk}
+        if scores is not None:
+            said += " " + _("Your score: %(score)s.") % {"score": scores[seat.index]}
+        if ranking:
+            said += " " + _("Ranking: %(names)s.") % {
+                "names": ", ".join(names.get(i, str(i)) for i in ranking)}
+        return said
+
     notify(user=seat.user, game=game, kind=Notification.GAME_OVER,
            key=f"game_over:{game.pk}:{seat.user_id}", text=text)
 
