@@ -3,15 +3,22 @@ whether one goes out), and the player's email opt-out."""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.language import in_language_of
 
 from .models import EmailOptOut, Notification
 
 
-def notify(*, user, game, kind: str, key: str, text: str) -> Notification | None:
+def notify(*, user, game, kind: str, key: str, text) -> Notification | None:
     """Record a notification once per `key` and, after commit, queue its email (the task
-    decides whether one goes out). Returns the notification if it is new."""
+    decides whether one goes out). Returns the notification if it is new. `text` is a
+    string or a function making it: it is called in the recipient's language."""
     if user is None or user.is_bot:
         return None
+    if callable(text):
+        with in_language_of(user):
+            text = text()
     note, created = Notification.objects.get_or_create(
         key=key, defaults={"user": user, "game": game, "kind": kind, "text": text[:500]}
     )
@@ -28,7 +35,7 @@ def notify_turn(game, seat) -> None:
         return
     notify(user=seat.user, game=game, kind=Notification.YOUR_TURN,
            key=f"your_turn:{game.pk}:{seat.index}:{game.seq}",
-           text=f"Game {game.pk}: it is your turn.")
+           text=lambda: _("Game %(game)s: it is your turn.") % {"game": game.pk})
 
 
 def notify_game_over(game, seat) -> None:
@@ -37,11 +44,17 @@ def notify_game_over(game, seat) -> None:
     result = game.result or {}
     ranking = result.get("ranking")
     scores = result.get("scores")
-    text = f"Game {game.pk} is over."
-    if scores is not None:
-        text += f" Your score: {scores[seat.index]}."
-    if ranking:
-        text += f" Ranking: {ranking}."
+    names = {s.index: s.name for s in game.seats.all()}
+
+    def text():
+        said = _("Game %(game)s is over.") % {"game": game.pk}
+        if scores is not None:
+            said += " " + _("Your score: %(score)s.") % {"score": scores[seat.index]}
+        if ranking:
+            said += " " + _("Ranking: %(names)s.") % {
+                "names": ", ".join(names.get(i, str(i)) for i in ranking)}
+        return said
+
     notify(user=seat.user, game=game, kind=Notification.GAME_OVER,
            key=f"game_over:{game.pk}:{seat.user_id}", text=text)
 

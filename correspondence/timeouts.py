@@ -2,11 +2,14 @@
 timeout in a row hands the seat to the bot), and players almost out are warned."""
 
 import random
-from datetime import datetime
+from datetime import UTC, datetime
+from functools import partial
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from games.bot_moves import bot_choose_move
 from games.engine import view
@@ -83,14 +86,24 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
         SeatStatus.objects.update_or_create(
             game=game, seat=row.seat, defaults={"abandoned": True, "abandoned_at": now}
         )
-    text = (
-        f"Game {game.pk}: your time ran out and the bot moved for you."
-        + (" After three timeouts in a row the bot plays your seat for the rest of the game."
-           if abandoned else
-           f" ({in_row} in a row; after {TIMEOUTS_BEFORE_BOT} the bot takes over your seat.)")
-    )
+    def text():
+        said = _("Game %(game)s: your time ran out and the bot moved for you.") % {
+            "game": game.pk}
+        if abandoned:
+            return said + " " + _("After three timeouts in a row the bot plays your seat for "
+                                  "the rest of the game.")
+        return said + " " + _("(%(n)d in a row; after %(limit)d the bot takes over your "
+                              "seat.)") % {"n": in_row, "limit": TIMEOUTS_BEFORE_BOT}
+
     notify(user=seat.user, game=game, kind=Notification.TIMEOUT,
            key=f"timeout:{game.pk}:{row.seat}:{answered}", text=text)
+
+
+def _almost_out_text(game_id: int, due) -> str:
+    if due is None:
+        return _("Game %(game)s: you are almost out of time.") % {"game": game_id}
+    return _("Game %(game)s: you are almost out of time (deadline %(due)s UTC).") % {
+        "game": game_id, "due": date_format(due.astimezone(UTC), "SHORT_DATETIME_FORMAT")}
 
 
 def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
@@ -113,8 +126,7 @@ def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
         notify(
             user=seat.user, game=row.game, kind=Notification.ALMOST_OUT,
             key=f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}",
-            text=f"Game {row.game_id}: you are almost out of time"
-                 + (f" (deadline {due:%Y-%m-%d %H:%M} UTC)." if due else "."),
+            text=partial(_almost_out_text, row.game_id, due),
         )
         sent += 1
     return sent

@@ -20,9 +20,11 @@ from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
 from .refusals import Refused
 from .selectors import game_state, initial_state, state_cache_put_on_commit
+from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
+
 
 class GameError(Refused):
     """A refused request about a game (see Refused)."""
@@ -82,20 +84,25 @@ def _locked_game(game_id: int) -> Game:
 
 
 def _clean_time_control(time_control) -> dict:
+    if time_control is not None and (not isinstance(time_control, dict)
+                                     or time_control.get("kind") not in tcs.KINDS):
+        raise BadRequest(
+            _('time_control must be an object with "kind": "live" or "correspondence"'))
     try:
         return tcs.clean_time_control(time_control)
     except tcs.TimeControlError as e:
-        raise BadRequest(f"time_control: {e}") from None
+        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
     bots = list(bots or [])
     for level in bots:
         if level not in Seat.BOT_LEVELS:
-            levels = ", ".join(Seat.BOT_LEVELS)
-            raise BadRequest(f"unknown bot level {level!r}: use one of {levels}")
+            raise BadRequest(_("unknown bot level %(level)r: use one of random, basic, strong")
+                             % {"level": level})
     if len(bots) > players - 1:
-        raise BadRequest(f"at most {players - 1} bots fit at a table of {players}")
+        raise BadRequest(_("at most %(bots)d bots fit at a table of %(players)d")
+                         % {"bots": players - 1, "players": players})
     return bots
 
 
@@ -196,7 +203,7 @@ def game_create(
 
     `quotas`: hold a person's request to their quotas (tournament tables are not)."""
     if type(players) is not int or not 3 <= players <= 5:
-        raise BadRequest("players must be 3, 4 or 5")
+        raise BadRequest(_("players must be 3, 4 or 5"))
     time_control = _clean_time_control(time_control)
     # Bots may sit at rated tables: they have ratings too (ratings/), so people can
     # measure themselves against them.
@@ -225,9 +232,9 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
         if game.seats.filter(user=user).exists():
             return game  # joining twice changes nothing
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
-            raise Forbidden("this table is private: you need its invite link")
+            raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game
 
@@ -247,9 +254,9 @@ def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Gam
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise Forbidden("only the table's creator can add bots")
+            raise Forbidden(_("only the table's creator can add bots"))
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         _clean_bots([level], game.players)
         if quotas:
             _quotas_check(user, new_table=False, bots=[level])
@@ -265,7 +272,7 @@ def game_leave(*, game_id: int, user) -> Game:
         if seat is None:
             raise NotAPlayer()
         if game.status != Game.WAITING:
-            raise Forbidden("you cannot leave a game that has started")
+            raise Forbidden(_("you cannot leave a game that has started"))
         seat.delete()
         if not game.seats.filter(user__isnull=False).exists():
             game.status = Game.ABORTED
@@ -282,9 +289,9 @@ def game_start(*, game_id: int) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         if game.seats.count() != game.players:
-            raise Forbidden("the game starts when every seat is taken")
+            raise Forbidden(_("the game starts when every seat is taken"))
         _start(game)
         transaction.on_commit(lambda: _after_change(game.pk, game.seq))
     return game
@@ -324,9 +331,9 @@ def move_play(
     StaleSeq or IllegalMove; on success the move is in the log and `seq` bumped.
     """
     if not isinstance(move, dict):
-        raise IllegalMove("a move must be a JSON object")
+        raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
-        raise IllegalMove('a move must not name its "seat": the server fills it in')
+        raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
     with transaction.atomic():
         game = _locked_game(game_id)
         if bot_seat is not None:
@@ -338,13 +345,14 @@ def move_play(
         if type(seq) is not int or seq != game.seq:
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
-            raise IllegalMove(f"the game is {game.status}, not being played")
+            raise IllegalMove(_("the game is %(status)s, not being played")
+                              % {"status": status_word(game.status)})
         state = game_state(game).clone()
         full = {**move, "seat": seat.index}
         try:
             state.apply(full)
         except engine.IllegalMove as e:
-            raise IllegalMove(str(e)) from None
+            raise IllegalMove(say(e.sentence)) from None
         Move.objects.create(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
@@ -390,11 +398,12 @@ def game_resign(*, game_id: int, user) -> Game:
         if seat is None:
             raise NotAPlayer()
         if game.status == Game.WAITING:
-            raise Forbidden("the game has not started: leave the table instead")
+            raise Forbidden(_("the game has not started: leave the table instead"))
         if game.status != Game.PLAYING:
-            raise Forbidden(f"the game is {game.status}: there is nothing left to resign")
+            raise Forbidden(_("the game is %(status)s: there is nothing left to resign")
+                            % {"status": status_word(game.status)})
         if seat.abandoned:
-            raise Forbidden("you have already left this game")
+            raise Forbidden(_("you have already left this game"))
         seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
         seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, seq))
@@ -413,16 +422,18 @@ def record_import(*, user, record) -> Game:
 
     cap = settings.BLAZE_MAX_GAME_MOVES
     if _record_move_count(record) > cap:
-        raise BadRequest(f"a record may hold at most {cap} moves, like a game on this site")
+        raise BadRequest(_("a record may hold at most %(cap)d moves, like a game on this site")
+                         % {"cap": cap})
     try:
         state = import_record(record)
     except RecordError as e:
         where = ""
         if e.round is not None:
-            where = f" (round {e.round}" + (f", move {e.ply}" if e.ply is not None else "") + ")"
-        raise BadRequest(f"{e}{where}") from None
+            where = (_(" (round %(round)s, move %(ply)s)") if e.ply is not None
+                     else _(" (round %(round)s)")) % {"round": e.round, "ply": e.ply}
+        raise BadRequest(f"{say(e.sentence)}{where}") from None
     except RecursionError:
-        raise BadRequest("the record is nested too deeply") from None
+        raise BadRequest(_("the record is nested too deeply")) from None
     rounds = [{"hands": h, "deck": d} for h, d in state.deals]
     deal = {"rounds": rounds, "start": state.starts[0]}
     moves = [m for round_moves in state.moves for m in round_moves]
@@ -444,7 +455,7 @@ def record_import(*, user, record) -> Game:
                 Move(game=game, seq=i, seat=m["seat"], payload=m) for i, m in enumerate(moves)
             )
         except IntegrityError:  # pragma: no cover - seq are distinct by construction
-            raise BadRequest("the record could not be stored") from None
+            raise BadRequest(_("the record could not be stored")) from None
     return game
 
 
