@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "ratings",
     "correspondence",
     "tournaments",
+    "ops",
 ]
 
 MIDDLEWARE = [

@@ -5,7 +5,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from correspondence.presence import apresence_leave, apresence_touch
 
-from . import messages
+from . import live_sockets, messages
 from .models import Game
 from .selectors import game_view_for
 
@@ -34,6 +34,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
+        await live_sockets.opened()
+        self.counted = True
         # An open table means no "your turn" email for this game (correspondence).
         await apresence_touch(user.pk, self.game_id)
         # Join before reading, so a change between the two is not missed.
@@ -41,6 +43,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self._send_view()
 
     async def disconnect(self, code):
+        if getattr(self, "counted", False):
+            await live_sockets.closed()
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await apresence_leave(user.pk, self.game_id)
