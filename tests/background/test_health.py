@@ -1,6 +1,7 @@
 """/healthz for load balancers and the staff status page for operators."""
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from asgiref.sync import async_to_sync
 from django.conf import settings as django_settings
 
@@ -41,17 +42,26 @@ def test_healthz_answers_only_get(client):
 
 
 @pytest.fixture
-def staff_client(client, settings):
+def staff(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    client.force_login(make_user("operator", is_staff=True))
+    return make_user("operator", is_staff=True)
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    TOTP.activate(staff, generate_totp_secret())  # staff sign in with two factors
+    client.force_login(staff)
     return client
 
 
-def test_the_status_page_is_for_staff_only(client, ann):
+def test_the_status_page_is_for_staff_with_two_factors_only(client, ann, staff):
     assert client.get("/staff/status/").status_code == 302
     client.force_login(ann)
     response = client.get("/staff/status/")
-    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert response.status_code == 302 and "login" in response["Location"]
+    client.force_login(staff)
+    response = client.get("/staff/status/")
+    assert response.status_code == 302 and response["Location"] == "/account/2fa/totp/activate/"
 
 
 def test_the_status_page_shows_stalled_games_jobs_and_sockets(staff_client, ann, settings):
