@@ -9,20 +9,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game
+from games.refusals import Refused
 
 from . import clock as C
 from .clocks import deadlines_refresh, time_control_of
 from .models import Vacation
 
 
-class ClockError(Exception):
+class ClockError(Refused):
     """A refused request about clocks or vacations; `message` says why."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def _user_tz(user) -> ZoneInfo:
