@@ -148,9 +148,16 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # Several sites may share one Redis: their groups must not meet.
-            "CONFIG": {"hosts": [REDIS_URL],
-                       "prefix": env.str("CHANNEL_LAYER_PREFIX", default="blaze")},
+            "CONFIG": {
+                # A consumer waits for messages with a blocking read of 5 s; redis-py 8's
+                # default 5 s socket timeout cut it short and closed every quiet socket
+                # with 1011 (redis/redis-py#4091). Reads may take a little longer than the
+                # wait; a dead Redis is still noticed.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15,
+                           "socket_connect_timeout": 5}],
+                # Several sites may share one Redis: their groups must not meet.
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="blaze"),
+            },
         }
     }
 

@@ -131,13 +131,16 @@ def clocks_start(game, now: datetime | None = None) -> None:
             _notify_turn(game, seats.get(seat))
 
 
-def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None) -> None:
+def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None,
+                   seats=None) -> list:
     """Charge the mover, start and stop clocks, and tell players whose turn it is or that
     the game is over. Call inside move_play's transaction, holding the game row lock,
-    after the move is applied and `game` saved (its `seq`, `status` are the new ones)."""
+    after the move is applied and `game` saved (its `seq`, `status` are the new ones).
+    `seats` (the Seat rows with users) saves a query. Returns the SeatClock rows as
+    stored, by seat (for clock_view)."""
     tc = _time_control(game)
     now = now or timezone.now()
-    seats = _seat_users(game)
+    seats = {s.index: s for s in seats} if seats is not None else _seat_users(game)
     finished = bool(state_after.finished)
     waiting_after = [] if finished else list(state_after.waiting_on)
     started: list[int] = []
@@ -164,6 +167,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
     elif tc is not None and tc.kind == C.CORRESPONDENCE:
         for seat in started:
             _notify_turn(game, seats.get(seat))
+    return rows
 
 
 def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
@@ -193,15 +197,20 @@ def _refresh_deadlines(game, tc: C.TimeControl) -> None:
     SeatClock.objects.bulk_update(rows, _CLOCK_FIELDS)
 
 
-def clock_view(game, now: datetime | None = None) -> dict:
+def clock_view(game, now: datetime | None = None, *, seats=None, rows=None) -> dict:
     """{"clocks": [per seat: seat, remaining (s), running, deadline (ISO, UTC), paused]} to
-    merge into a game view; {"clocks": None} for an untimed game."""
+    merge into a game view; {"clocks": None} for an untimed game. `seats` (Seat rows with
+    their users) and `rows` (SeatClock rows by seat) save the queries when at hand."""
     tc = _time_control(game)
-    rows = list(SeatClock.objects.filter(game=game).order_by("seat"))
-    if tc is None or not rows:
+    if tc is None:
+        return {"clocks": None}
+    if rows is None:
+        rows = list(SeatClock.objects.filter(game=game).order_by("seat"))
+    if not rows:
         return {"clocks": None}
     now = now or timezone.now()
-    vacations = _vacations(tc, _seat_users(game))
+    seat_rows = {s.index: s for s in seats} if seats is not None else _seat_users(game)
+    vacations = _vacations(tc, seat_rows)
     out = []
     for row in rows:
         entry = C.clock_state(tc, row.clock, now, vacations.get(row.seat, ()))

@@ -198,8 +198,8 @@ def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
     summary="Make a move",
 )
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
-    game = services.move_play(game_id=game_id, user=request.auth, seq=data.seq, move=data.move)
-    return game_view_for(game, request.auth)
+    return services.move_play_view(game_id=game_id, user=request.auth, seq=data.seq,
+                                   move=data.move)
 
 
 @router.get("/{int:game_id}/record",
