@@ -83,7 +83,16 @@ TEMPLATES = [
 
 DATABASES = {"default": env_db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Connections are reused: PostgreSQL through psycopg's pool (under ASGI every request
+# runs in a thread of its own, so per-thread persistent connections would not be reused);
+# other databases keep CONN_MAX_AGE. DB_POOL_MAX_SIZE=0 turns the pool off.
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=8)
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 0:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE, "timeout": 20}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

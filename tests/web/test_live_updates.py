@@ -122,8 +122,9 @@ def test_a_move_post_makes_a_fixed_number_of_queries_and_a_broadcast_none(
                       HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
     move = random_legal_move(game, seat, random.Random(1))
     # the token; begin, lock the game, the seats, insert the move, update the game, lock
-    # and update the clocks, commit. The broadcast and the answer are built from memory.
-    with django_assert_num_queries(9):
+    # the clocks, stop the mover's and start the next one's, commit. The broadcast and
+    # the answer are built from memory.
+    with django_assert_num_queries(10):
         response = client.post(
             f"/api/v1/games/{game.pk}/moves", json.dumps({"seq": 0, "move": move}),
             content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
