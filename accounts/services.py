@@ -4,6 +4,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -64,6 +65,14 @@ def api_token_user(secret: str):
     """The active user owning this secret, or None."""
     token = api_token_find(secret)
     return None if token is None else token.user
+
+
+def user_language_set(*, user, language: str) -> None:
+    """Store the player's language ("" follows the browser); unknown codes are refused."""
+    if language not in {"", *dict(settings.LANGUAGES)}:
+        raise ValueError(f"unknown language {language!r}")
+    user.language = language
+    user.save(update_fields=["language"])
 
 
 def user_get_or_create(*, username: str):

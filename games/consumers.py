@@ -6,6 +6,7 @@ consumer only forwards it.
 """
 
 import time
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -15,6 +16,7 @@ from correspondence.presence import apresence_leave, apresence_touch
 from . import messages
 from .models import Game
 from .selectors import game_view_for
+from .visibility import can_watch, invite_given
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -24,6 +26,18 @@ CLOSE_NOT_FOUND = 4404
 def _view_for(game_id: int, user) -> dict | None:
     game = Game.objects.filter(pk=game_id).first()
     return None if game is None else game_view_for(game, user)
+
+
+@database_sync_to_async
+def _open(game_id: int, user, scope) -> dict | None:
+    """The user's view, or None when there is no such game or they may not watch it."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    given = parse_qs(scope.get("query_string", b"").decode("latin1")).get("invite", [""])[0]
+    if not can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given)):
+        return None
+    return game_view_for(game, user)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -36,20 +50,24 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.allowance = float(messages.RATE_BURST)
         self.allowance_at = time.monotonic()
         user = self.scope.get("user")
-        if self.scope.get("token_invalid") or user is None or not user.is_authenticated:
+        if self.scope.get("token_invalid"):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        self.user_id = user.pk
+        # Anonymous visitors may watch public games (no user group, no presence).
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
         # Join before reading, so a change between the two is not missed.
-        await self._join(messages.user_group(self.game_id, self.user_id))
+        if self.user_id is not None:
+            await self._join(messages.user_group(self.game_id, self.user_id))
         await self._join(self._auth_group())
-        view = await _view_for(self.game_id, user)
+        view = await _open(self.game_id, user, self.scope)
         if view is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            # A game one may not watch is as good as missing.
+            await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
         await self.accept()
-        # An open table means no "your turn" email for this game (correspondence).
-        await apresence_touch(self.user_id, self.game_id)
+        if self.user_id is not None:
+            # An open table means no "your turn" email for this game (correspondence).
+            await apresence_touch(self.user_id, self.game_id)
         await self._forward(view)
 
     async def disconnect(self, code):
@@ -80,7 +98,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return
             await self._forward(view, force=True)
         elif kind == messages.PING:
-            await apresence_touch(self.user_id, self.game_id)  # the heartbeat
+            if self.user_id is not None:
+                await apresence_touch(self.user_id, self.game_id)  # the heartbeat
             await self.send_json(messages.pong_message())
         else:
             await self.send_json(messages.error_message(
@@ -116,7 +135,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_watch(self, event):
         """The spectator view: only for connections whose user has no seat."""
-        if self.user_id not in event["seated"]:
+        if self.user_id is None or self.user_id not in event["seated"]:
             await self._forward(event["view"])
 
     async def auth_revoked(self, event):

@@ -7,10 +7,12 @@ The `Move` rows are the truth. The state cache below is only a cache: keyed by
 from collections import OrderedDict
 from threading import Lock
 
+from django.db import transaction
 from django.db.models import Q
 
 from .engine import State, export_record, state_from_deal, view
 from .models import Game, Move, Seat
+from .standing import standing_order
 
 _CACHE_SIZE = 256
 _cache: OrderedDict = OrderedDict()
@@ -29,6 +31,13 @@ def state_cache_put(game_id: int, seq: int, state: State) -> None:
         _cache.move_to_end((game_id, seq))
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+
+
+def state_cache_put_on_commit(game_id: int, seq: int, state: State) -> None:
+    """Remember a state once the transaction that produced it commits (at once outside a
+    transaction): a rolled-back move must never be served, nor a state read from rows
+    another transaction may still roll back."""
+    transaction.on_commit(lambda: state_cache_put(game_id, seq, state))
 
 
 def _cache_get(game_id: int, seq: int):
@@ -66,7 +75,7 @@ def game_state(game: Game) -> State | None:
     state = _cache_get(game.pk, game.seq)
     if state is None:
         state = game_state_rebuild(game)
-        state_cache_put(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state)
     return state
 
 
@@ -89,6 +98,7 @@ def _player(seat: Seat | None, state: State | None, index: int) -> dict:
         "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
         "bot_level": seat.bot_level if seat else None,
         "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
+        "abandoned": bool(seat and seat.abandoned),
         "hand_size": len(state.hands[index]) if state else None,
         "feathers": state.feathers_taken()[index] if state else [],
     }
@@ -101,6 +111,16 @@ _EMPTY_VIEW = {
     "known": [], "bets": None, "past_bets": [], "scores": None, "round_losers": [],
     "finished": False, "ranking": None,
 }
+
+
+def game_final_ranking(game: Game, seats: list[Seat] | None = None) -> list[int] | None:
+    """The seats best first as the site counts them (games.standing: those who left the
+    game last); None until the game has a result."""
+    ranking = (game.result or {}).get("ranking")
+    if not ranking:
+        return None
+    seats = game_seats(game) if seats is None else seats
+    return standing_order(ranking, {s.index for s in seats if s.abandoned})
 
 
 def game_view_for(game: Game, user) -> dict:
@@ -140,6 +160,7 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         time_control=game.time_control,
         imported=game.imported,
         created_by=_creator_name(game, seats),
+        final_ranking=game_final_ranking(game, seats),
     )
     result.update(clocks)
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
@@ -215,18 +236,33 @@ def game_record(game: Game) -> dict:
     return export_record(game_state(game), names, meta)
 
 
-def game_replay(game: Game) -> dict:
-    """Spectator views after each ply (0 = the deal) of a finished game, with all hands
-    (the record shows them anyway) and the moves between them."""
+def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
+    """One page of a finished game's replay: spectator views after plies start … start+limit-1
+    (0 = the deal) with all hands (the record shows them anyway), and the moves with those
+    seq numbers (move k leads from view k to view k+1). Only the page is held in memory."""
     state = initial_state(game.deal)
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
-    frames = [{**view(state, None), "hands": [sorted(h) for h in state.hands]}]
-    for move in moves:
+    end = min(start + limit, game.seq + 1)  # plies 0..seq exist
+    frames, moves = [], []
+
+    def frame() -> dict:
+        return {**view(state, None), "hands": [sorted(h) for h in state.hands]}
+
+    if start == 0:
+        frames.append(frame())
+    payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
+                .values_list("seq", "payload"))
+    for seq, move in payloads.iterator(chunk_size=500):
         state.apply(move)
-        frames.append({**view(state, None), "hands": [sorted(h) for h in state.hands]})
+        if seq >= start:
+            moves.append(move)
+        if start <= seq + 1 < end:
+            frames.append(frame())
     return {
         "id": game.pk,
         "players": [s.display_name for s in game_seats(game)],
+        "total_moves": game.seq,
+        "start": start,
+        "next": end if end <= game.seq else None,
         "moves": moves,
         "views": frames,
     }

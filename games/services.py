@@ -9,6 +9,7 @@ import secrets
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from correspondence.services import (
     ClockError,
@@ -23,7 +24,7 @@ from ratings.tasks import rating_update as rating_update_task
 from . import broadcast, engine
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
-from .selectors import game_seats, game_state, initial_state, state_cache_put
+from .selectors import game_seats, game_state, initial_state, state_cache_put_on_commit
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
@@ -36,6 +37,7 @@ class GameError(Exception):
     """A refused request; `status` is the HTTP status the API answers with."""
 
     status = 400
+    retry_after: int | None = None  # seconds, for the Retry-After header
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -53,26 +55,34 @@ class IllegalMove(GameError):
 class GameNotFound(GameError):
     status = 404
 
-    def __init__(self, message: str = "no such game"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or _("no such game"))
 
 
 class NotAPlayer(GameError):
     status = 403
 
-    def __init__(self, message: str = "you are not a player of this game"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or _("you are not a player of this game"))
 
 
 class Forbidden(GameError):
     status = 403
 
 
+class QuotaExceeded(GameError):
+    """Too many open tables or strong bots at once; trying later may work."""
+
+    status = 429
+    retry_after = 60
+
+
 class StaleSeq(GameError):
     status = 409
 
     def __init__(self, current: int):
-        super().__init__(f"seq is not the game's current seq {current}: fetch the game again")
+        super().__init__(_("seq is not the game's current seq %(seq)s: fetch the game again")
+                         % {"seq": current})
         self.current = current
 
 
@@ -171,11 +181,38 @@ def game_abort_stalled(*, game_id: int) -> bool:
 # ---- creating and filling tables --------------------------------------------------------
 
 
+def _quotas_check(user, *, new_table: bool, bots) -> None:
+    """Refuse a user's request past their quotas (settings.BLAZE_MAX_*). Call inside the
+    transaction: the user's row lock makes two simultaneous requests count one by one."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if new_table:
+        waiting = Game.objects.filter(created_by=user, status=Game.WAITING).count()
+        if waiting >= settings.BLAZE_MAX_WAITING_TABLES:
+            raise QuotaExceeded(
+                f"you already have {waiting} tables waiting for players: start or leave "
+                "one before you open another")
+    strong = sum(1 for level in bots if level == "strong")
+    if strong:
+        seated = Seat.objects.filter(
+            game__created_by=user, game__status__in=[Game.WAITING, Game.PLAYING],
+            bot_level="strong",
+        ).count()
+        if seated + strong > settings.BLAZE_MAX_STRONG_BOT_SEATS:
+            raise QuotaExceeded(
+                f"at most {settings.BLAZE_MAX_STRONG_BOT_SEATS} strong bots may play at "
+                "your tables at once: finish a game with them first")
+
+
 def game_create(
     *, creator, players: int, time_control=None, rated: bool = False, private: bool = False,
-    bots=None,
+    bots=None, quotas: bool = False,
 ) -> Game:
-    """A new table with the creator in seat 0 and the bots after; starts when full."""
+    """A new table with the creator in seat 0 and the bots after; starts when full.
+
+    `quotas`: hold a person's request to their quotas (tournament tables are not)."""
     if type(players) is not int or not 3 <= players <= 5:
         raise BadRequest("players must be 3, 4 or 5")
     time_control = _clean_time_control(time_control)
@@ -183,6 +220,8 @@ def game_create(
     # measure themselves against them.
     bots = _clean_bots(bots, players)
     with transaction.atomic():
+        if quotas:
+            _quotas_check(creator, new_table=1 + len(bots) < players, bots=bots)
         game = Game.objects.create(
             players=players, time_control=time_control, rated=bool(rated),
             private=bool(private), invite_code=secrets.token_urlsafe(12) if private else "",
@@ -221,7 +260,7 @@ def _seat_next(game: Game, **seat_fields) -> None:
     transaction.on_commit(lambda: _after_change(game.pk, game.seq))
 
 
-def game_add_bot(*, game_id: int, user, level: str) -> Game:
+def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Game:
     """The table's creator fills a free seat with a bot."""
     with transaction.atomic():
         game = _locked_game(game_id)
@@ -230,6 +269,8 @@ def game_add_bot(*, game_id: int, user, level: str) -> Game:
         if game.status != Game.WAITING:
             raise Forbidden("this game has already started")
         _clean_bots([level], game.players)
+        if quotas:
+            _quotas_check(user, new_table=False, bots=[level])
         _seat_next(game, bot_level=level)
     return game
 
@@ -285,8 +326,7 @@ def _start(game: Game) -> None:
     state = initial_state(game.deal)
     game.waiting_on = state.waiting_on
     game.save()
-    game_id = game.pk
-    transaction.on_commit(lambda: state_cache_put(game_id, 0, state))
+    state_cache_put_on_commit(game.pk, 0, state)
     clocks_start(game)
 
 
@@ -361,25 +401,66 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         # Every seat's view, built once from memory; sent only once the move is committed.
         views = broadcast.views_build(game, seats, state, clock_view(game, seats=seats,
                                                                      rows=rows))
+        state_cache_put_on_commit(game.pk, game.seq, state)
         bot_seats = {s.index for s in seats if s.bot_level}
         transaction.on_commit(
-            lambda: _after_move(game, state, views, bot_seats if queue_bots else set()))
+            lambda: _after_move(game, views, bot_seats if queue_bots else set()))
     return game, views
 
 
-def _after_move(game: Game, state, views, bot_seats: set[int]) -> None:
-    """After commit: the state joins the cache (never before: a rolled-back state must not
-    be served), the views go out, and a bot turn is queued if one is due."""
-    state_cache_put(game.pk, game.seq, state)
+def _after_move(game: Game, views, bot_seats: set[int]) -> None:
+    """After commit: the views go out, and a bot turn is queued if one is due."""
     broadcast.views_send(views)
     _bot_turn_queue_due(game, bot_seats)
+
+
+# ---- leaving a game being played ------------------------------------------------------------
+
+
+def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
+    """Record that the seat's player left the game: the built-in bot plays the seat from
+    now on and the player ranks last, whatever the bot scores (games.standing). Call
+    holding the game row lock; the caller wakes the bot after commit."""
+    seat.abandoned = True
+    seat.abandoned_reason = reason
+    seat.abandoned_at = now or timezone.now()
+    seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
+    seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+
+
+def game_resign(*, game_id: int, user) -> Game:
+    """Resign a game being played: the built-in bot takes the seat and the player ranks
+    last in the result, the ratings and tournament points."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = game.seats.filter(user=user).first() if user is not None else None
+        if seat is None:
+            raise NotAPlayer()
+        if game.status == Game.WAITING:
+            raise Forbidden("the game has not started: leave the table instead")
+        if game.status != Game.PLAYING:
+            raise Forbidden(f"the game is {game.status}: there is nothing left to resign")
+        if seat.abandoned:
+            raise Forbidden("you have already left this game")
+        seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
+        seq = game.seq
+        transaction.on_commit(lambda: _after_change(game_id, seq))
+    return game
 
 
 # ---- imported records ----------------------------------------------------------------------
 
 
 def record_import(*, user, record) -> Game:
-    """An analysis copy of a blaze-record/1: finished, replayable, never played on."""
+    """An analysis copy of a blaze-record/1: finished, replayable, never played on.
+
+    At most settings.BLAZE_MAX_GAME_MOVES moves, like a live game: counted before replaying.
+    """
+    from django.conf import settings
+
+    cap = settings.BLAZE_MAX_GAME_MOVES
+    if _record_move_count(record) > cap:
+        raise BadRequest(f"a record may hold at most {cap} moves, like a game on this site")
     try:
         state = import_record(record)
     except RecordError as e:
@@ -412,3 +493,12 @@ def record_import(*, user, record) -> Game:
         except IntegrityError:  # pragma: no cover - seq are distinct by construction
             raise BadRequest("the record could not be stored") from None
     return game
+
+
+def _record_move_count(record: dict) -> int:
+    """The moves a record lists (0 where its shape is wrong: the engine reports that)."""
+    rounds = record.get("rounds") if isinstance(record, dict) else None
+    if not isinstance(rounds, list):
+        return 0
+    return sum(len(r["moves"]) for r in rounds
+               if isinstance(r, dict) and isinstance(r.get("moves"), list))

@@ -3,15 +3,20 @@ service or selector, render. The table page renders from the same view the API s
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from blaze_site.errors import too_many_page
+from blaze_site.ratelimits import rate_limit_check
+
 from . import services
 from .models import Game, Seat
 from .selectors import game_list_for_user, game_list_open, game_summary, game_view_for
+from .visibility import can_watch, invite_given, invite_remember
 
 
 def lobby(request):
@@ -27,6 +32,7 @@ def lobby(request):
 @login_required
 @require_POST
 def game_create(request):
+    rate_limit_check(request, "game_create")
     try:
         players = int(request.POST.get("players", "4"))
     except ValueError:
@@ -39,8 +45,10 @@ def game_create(request):
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],
             time_control=time_control, rated=bool(request.POST.get("rated")),
-            private=bool(request.POST.get("private")),
+            private=bool(request.POST.get("private")), quotas=True,
         )
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("play")
@@ -56,7 +64,7 @@ def my_games(request):
 
 @login_required
 def game_table(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id)
+    game = _watchable(request, game_id)
     view = game_view_for(game, request.user)
     invite = request.GET.get("invite", "")
     invite_url = None
@@ -70,11 +78,25 @@ def game_table(request, game_id: int):
     })
 
 
+def _watchable(request, game_id: int) -> Game:
+    """The game if this visitor may watch it (games.visibility), else 404. An invite in
+    the address is remembered, so the page's API calls and socket need not carry it."""
+    game = get_object_or_404(Game, pk=game_id)
+    given = request.GET.get("invite", "")
+    if not can_watch(game, request.user,
+                     invite=invite_given(request.session, game.pk, given)):
+        raise Http404("no such game")
+    invite_remember(request.session, game, given)
+    return game
+
+
 def _seat_action(request, game_id: int, action):
     try:
         action()
     except services.GameNotFound:
         raise Http404("no such game") from None
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
     return redirect("game_table", game_id=game_id)
@@ -98,26 +120,40 @@ def game_leave(request, game_id: int):
 @require_POST
 def game_add_bot(request, game_id: int):
     return _seat_action(request, game_id, lambda: services.game_add_bot(
-        game_id=game_id, user=request.user, level=request.POST.get("level", "basic")))
+        game_id=game_id, user=request.user, level=request.POST.get("level", "basic"),
+        quotas=True))
 
 
 @login_required
 def game_replay(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id, status=Game.FINISHED)
+    game = _watchable(request, game_id)
+    if game.status != Game.FINISHED:
+        raise Http404("the replay is available once the game is finished")
     return render(request, "games/replay.html", {"game": game})
 
 
 @login_required
 @require_POST
 def record_import(request):
+    rate_limit_check(request, "record_import")
+    cap = settings.BLAZE_MAX_RECORD_BYTES
     upload = request.FILES.get("record")
+    if upload is not None and upload.size > cap:  # the size is known before reading
+        messages.error(request, f"That file is too big: a record is at most {cap:,} bytes.")
+        return redirect("play")
     text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("text", "")
     if not text.strip():
         messages.error(request, "Choose a record file or paste one, then press Import.")
         return redirect("play")
+    if len(text.encode()) > cap:
+        messages.error(request, f"That record is too big: a record is at most {cap:,} bytes.")
+        return redirect("play")
     try:
         record = json.loads(text)
         game = services.record_import(user=request.user, record=record)
+    except RecursionError:
+        messages.error(request, "That is not a record: its JSON is nested too deeply.")
+        return redirect("play")
     except ValueError as e:
         messages.error(request, f"That is not JSON: {e}")
         return redirect("play")

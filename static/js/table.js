@@ -15,6 +15,8 @@
 // every move is POSTed to /api/v1/games/{id}/moves; the page re-renders from each view.
 
 const $ = (id) => document.getElementById(id);
+// Django's JavaScriptCatalog when the page loads it; the English text otherwise.
+const tr = (text) => (window.gettext ? window.gettext(text) : text);
 const el = (tag, attrs = {}, text = "") => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -82,6 +84,7 @@ function renderBoard(view, names) {
     const head = el("p", { class: "player__name" }, p.name);
     if (seat === view.you) head.append(el("span", { class: "badge" }, "you"));
     if (p.bot) head.append(el("span", { class: "badge" }, "bot"));
+    if (p.abandoned) head.append(el("span", { class: "badge" }, tr("left the game")));
     if (waited) head.append(el("span", { class: "badge badge--turn" }, "to move"));
     li.append(head);
     const facts = [];
@@ -123,10 +126,13 @@ function renderBoard(view, names) {
       ? `${names[ch.active]} opens the next challenge against ${names[ch.target]}.` : "No cards on the table.";
   }
   if (ch.passed) $("challenge").append(el("li", { class: "pair pair--note" }, `${names[ch.target]} passed and takes these cards.`));
+  // The site's order: players who left the game rank last, whatever their bot scored.
+  const order = view.final_ranking || view.ranking;
   const ranking = $("ranking");
-  ranking.hidden = !view.ranking;
-  ranking.replaceChildren(...(view.ranking || []).map((s, place) =>
-    el("li", {}, `${names[s]}${seat0(view, s)}: ${view.scores[s]} points${place === 0 ? " (winner)" : ""}`)));
+  ranking.hidden = !order;
+  ranking.replaceChildren(...(order || []).map((s, place) =>
+    el("li", {}, `${names[s]}${seat0(view, s)}: ${view.scores[s]} points${
+      view.players[s].abandoned ? ` (${tr("left the game: ranks last")})` : place === 0 ? " (winner)" : ""}`)));
   const rankingTitle = $("ranking-title");
   if (rankingTitle) rankingTitle.hidden = !view.ranking;
 }
@@ -319,8 +325,11 @@ function tablePage(root) {
         actions.append(row);
       }
     }
-    if (view.status === "finished" && view.ranking) {
-      prompt = `The game is over: ${view.ranking[0] === view.you ? "you win!" : `${n[view.ranking[0]]} wins.`}`;
+    const order = view.final_ranking || view.ranking;
+    if (view.status === "finished" && order) {
+      prompt = view.you !== null && view.players[view.you].abandoned
+        ? tr("The game is over: you left it, so you rank last.")
+        : `The game is over: ${order[0] === view.you ? "you win!" : `${n[order[0]]} wins.`}`;
     }
     $("prompt").textContent = prompt;
     $("prompt").hidden = !prompt;
@@ -382,10 +391,23 @@ function describeMove(move, names) {
   }
 }
 
+/** The whole replay, fetched a page at a time (the server sends at most 500 plies a page). */
+async function fetchReplay(gameId) {
+  let data = null;
+  for (let start = 0; start !== null;) {
+    const r = await fetch(`/api/v1/games/${gameId}/replay?start=${start}`, { credentials: "same-origin" });
+    if (!r.ok) return null;
+    const page = await r.json();
+    if (data === null) data = page;
+    else { data.moves.push(...page.moves); data.views.push(...page.views); }
+    start = page.next;
+  }
+  return data;
+}
+
 async function replayPage(root) {
-  const r = await fetch(`/api/v1/games/${root.dataset.game}/replay`, { credentials: "same-origin" });
-  if (!r.ok) { $("ply").textContent = "This replay is not available."; return; }
-  const data = await r.json();
+  const data = await fetchReplay(root.dataset.game);
+  if (data === null) { $("ply").textContent = "This replay is not available."; return; }
   let ply = 0;
   const show = () => {
     const frame = data.views[ply];
