@@ -333,6 +333,11 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
     if abandoned:
         seat.bot_level = TIMEOUT_BOT_LEVEL
         seat.save(update_fields=["bot_level"])
+        # The move above was made while the seat was still the player's: wake the bot.
+        from games.services import bot_turn_queue
+
+        game_id, seq = game.pk, answered + 1
+        transaction.on_commit(lambda: bot_turn_queue(game_id=game_id, seq=seq))
         SeatStatus.objects.update_or_create(
             game=game, seat=row.seat, defaults={"abandoned": True, "abandoned_at": now}
         )

@@ -27,12 +27,15 @@ pytestmark = [
 IDLE_SECONDS = 12
 
 
-@pytest.fixture(autouse=True)
-def _own_channel_prefix(settings):
+@pytest.fixture(autouse=True, params=["channels_redis.core.RedisChannelLayer",
+                                      "channels_redis.pubsub.RedisPubSubChannelLayer"])
+def _layer(settings, request):
+    """Both Redis layers the site may run (CHANNEL_LAYER_KIND), with the site's config."""
     layers = {k: dict(v) for k, v in django_settings.CHANNEL_LAYERS.items()}
     config = dict(layers["default"]["CONFIG"])
     config["prefix"] = f"test-{uuid.uuid4().hex[:8]}"
     layers["default"]["CONFIG"] = config
+    layers["default"]["BACKEND"] = request.param
     settings.CHANNEL_LAYERS = layers
 
 
