@@ -96,7 +96,7 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # Connections are reused: PostgreSQL through psycopg's pool (under ASGI every request
 # runs in a thread of its own, so per-thread persistent connections would not be reused);
 # other databases keep CONN_MAX_AGE. DB_POOL_MAX_SIZE=0 turns the pool off.
-DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=8)
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=16)
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 0:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

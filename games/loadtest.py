@@ -114,6 +114,9 @@ class Game:
             status, body = await self._post(k, f"/api/v1/games/{self.game_id}/join")
             if status != 200:
                 run.fault(f"join {status}", str(body))
+                for seated in range(k):  # leave the half-filled table: no quota spent
+                    await self._post(seated, f"/api/v1/games/{self.game_id}/leave")
+                await asyncio.sleep(1)
                 return
         self.latest = [None] * 4          # newest view known to seat k (socket or answer)
         self.reached = [-1] * 4           # highest seq each socket has shown
@@ -125,10 +128,12 @@ class Game:
         readers = [asyncio.create_task(self._socket(k)) for k in range(4)]
         players = [asyncio.create_task(self._player(k)) for k in range(4)]
         watchdog = asyncio.create_task(self._watchdog())
-        await self.done.wait()
-        for task in readers + players + [watchdog]:
-            task.cancel()
-        await asyncio.gather(*readers, *players, watchdog, return_exceptions=True)
+        try:
+            await self.done.wait()
+        finally:  # the game ended, or the run did
+            for task in readers + players + [watchdog]:
+                task.cancel()
+            await asyncio.gather(*readers, *players, watchdog, return_exceptions=True)
         self._settle_push(final=True)
         final = max((v for v in self.latest if v), key=lambda v: v["seq"])
         if final["status"] == "finished":
