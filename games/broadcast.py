@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from . import messages
+from . import events, messages
 from .models import Game, Seat
 from .selectors import game_seats, game_state, view_build
 
@@ -49,13 +49,10 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict) -> GameViews
 def views_load(game_id: int) -> GameViews | None:
     """The same, read from the database: for the rare changes other than moves (a seat
     taken or left, a start, an abort)."""
-    from correspondence.services import clock_view  # correspondence builds on games
-
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
     if game is None:
         return None
-    seats = game_seats(game)
-    return views_build(game, seats, game_state(game), clock_view(game, seats=seats))
+    return views_build(game, game_seats(game), game_state(game), events.view_parts(game))
 
 
 def views_send(views: GameViews, *, also_users=()) -> None:

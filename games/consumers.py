@@ -11,10 +11,9 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from correspondence.presence import apresence_leave, apresence_touch
-
-from . import messages
+from . import live_sockets, messages
 from .models import Game
+from .presence import apresence_leave, apresence_touch
 from .selectors import game_view_for
 from .visibility import can_watch, invite_given
 
@@ -65,12 +64,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
         await self.accept()
+        await live_sockets.opened()
+        self.counted = True
         if self.user_id is not None:
             # An open table means no "your turn" email for this game (correspondence).
             await apresence_touch(self.user_id, self.game_id)
         await self._forward(view)
 
     async def disconnect(self, code):
+        if getattr(self, "counted", False):
+            await live_sockets.closed()
         if getattr(self, "user_id", None) is not None:
             await apresence_leave(self.user_id, self.game_id)
         for group in list(getattr(self, "groups_joined", ())):

@@ -46,7 +46,6 @@ ERROR = "error"
 PONG = "pong"
 SYNC = "sync"
 PING = "ping"
-CLIENT_TYPES = {SYNC, PING}
 GAME_VIEW = "game.view"
 GAME_WATCH = "game.watch"
 AUTH_REVOKED = "auth.revoked"

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from .engine import State, export_record, state_from_deal, view
+from .events import view_parts
 from .models import Game, Move, Seat
 from .standing import standing_order
 
@@ -129,12 +130,10 @@ def game_view_for(game: Game, user) -> dict:
     Built from the engine's view for that user's seat (a spectator's view when not
     seated), so hidden cards never leave the server.
     """
-    from correspondence.services import clock_view  # correspondence builds on games
-
     seats = game_seats(game)
     you = seat_of(seats, user)
     viewer_id = user.pk if user is not None and user.is_authenticated else None
-    return view_build(game, seats, game_state(game), you, clock_view(game, seats=seats),
+    return view_build(game, seats, game_state(game), you, view_parts(game),
                       viewer_id=viewer_id)
 
 
@@ -162,7 +161,7 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         created_by=_creator_name(game, seats),
         final_ranking=game_final_ranking(game, seats),
     )
-    result.update(clocks)
+    result.update(clocks)  # e.g. the clocks, from the apps above (events.view_parts)
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result

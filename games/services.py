@@ -7,41 +7,25 @@ log, and only after the transaction commits broadcasts and queues bot work.
 import logging
 import secrets
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from correspondence.services import (
-    ClockError,
-    bot_pause_seconds,
-    clock_view,
-    clocks_on_move,
-    clocks_start,
-    time_control_clean,
-)
-from ratings.tasks import rating_update as rating_update_task
-
-from . import broadcast, engine
+from . import broadcast, engine, events
+from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
+from .refusals import Refused
 from .selectors import game_seats, game_state, initial_state, state_cache_put_on_commit
+from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
 
-TIME_CONTROL_KINDS = {"live", "correspondence"}
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
 
-
-class GameError(Exception):
-    """A refused request; `status` is the HTTP status the API answers with."""
-
-    status = 400
-    retry_after: int | None = None  # seconds, for the Retry-After header
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class GameError(Refused):
+    """A refused request about a game (see Refused)."""
 
 
 class BadRequest(GameError):
@@ -98,23 +82,25 @@ def _locked_game(game_id: int) -> Game:
 
 
 def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in TIME_CONTROL_KINDS:
-        raise BadRequest('time_control must be an object with "kind": "live" or "correspondence"')
+    if time_control is not None and (not isinstance(time_control, dict)
+                                     or time_control.get("kind") not in tcs.KINDS):
+        raise BadRequest(
+            _('time_control must be an object with "kind": "live" or "correspondence"'))
     try:
-        return time_control_clean(time_control)
-    except ClockError as e:
-        raise BadRequest(f"time_control: {e.message}") from None
+        return tcs.clean_time_control(time_control)
+    except tcs.TimeControlError as e:
+        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
     bots = list(bots or [])
     for level in bots:
         if level not in Seat.BOT_LEVELS:
-            raise BadRequest(f"unknown bot level {level!r}: use one of random, basic, strong")
+            raise BadRequest(_("unknown bot level %(level)r: use one of random, basic, strong")
+                             % {"level": level})
     if len(bots) > players - 1:
-        raise BadRequest(f"at most {players - 1} bots fit at a table of {players}")
+        raise BadRequest(_("at most %(bots)d bots fit at a table of %(players)d")
+                         % {"bots": players - 1, "players": players})
     return bots
 
 
@@ -130,6 +116,13 @@ def _after_change(game_id: int, seq: int, *, queue_bots: bool = True, also_users
         broadcast.views_send(views, also_users=also_users)
     if queue_bots:
         bot_turn_queue(game_id=game_id, seq=seq)
+
+
+def bot_pause_seconds(time_control: dict) -> float:
+    """How long a bot waits before its move: a natural pause in live games only."""
+    if isinstance(time_control, dict) and time_control.get("kind") == tcs.LIVE:
+        return float(settings.BOT_PAUSE_SECONDS)
+    return 0.0
 
 
 def bot_turn_queue(*, game_id: int, seq: int) -> None:
@@ -159,8 +152,6 @@ def game_abort_stalled(*, game_id: int) -> bool:
     The rules never end such a game (RULES.md §9); clocks end it when people play,
     this ends it when only bots are left to move.
     """
-    from django.conf import settings
-
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.PLAYING or game.seq < settings.BLAZE_MAX_GAME_MOVES:
@@ -171,9 +162,7 @@ def game_abort_stalled(*, game_id: int) -> bool:
         game.save(update_fields=["status", "finished", "waiting_on"])
         seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, seq, queue_bots=False))
-        from tournaments.services import tournament_game_finished
-
-        tournament_game_finished(game_id=game_id)
+        events.game_ended.send(game=game, reason=events.ABORTED)
     log.warning("game %s aborted after %s moves: it circled", game_id, seq)
     return True
 
@@ -214,7 +203,7 @@ def game_create(
 
     `quotas`: hold a person's request to their quotas (tournament tables are not)."""
     if type(players) is not int or not 3 <= players <= 5:
-        raise BadRequest("players must be 3, 4 or 5")
+        raise BadRequest(_("players must be 3, 4 or 5"))
     time_control = _clean_time_control(time_control)
     # Bots may sit at rated tables: they have ratings too (ratings/), so people can
     # measure themselves against them.
@@ -243,9 +232,9 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
         if game.seats.filter(user=user).exists():
             return game  # joining twice changes nothing
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
-            raise Forbidden("this table is private: you need its invite link")
+            raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game
 
@@ -265,9 +254,9 @@ def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Gam
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise Forbidden("only the table's creator can add bots")
+            raise Forbidden(_("only the table's creator can add bots"))
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         _clean_bots([level], game.players)
         if quotas:
             _quotas_check(user, new_table=False, bots=[level])
@@ -283,7 +272,7 @@ def game_leave(*, game_id: int, user) -> Game:
         if seat is None:
             raise NotAPlayer()
         if game.status != Game.WAITING:
-            raise Forbidden("you cannot leave a game that has started")
+            raise Forbidden(_("you cannot leave a game that has started"))
         seat.delete()
         if not game.seats.filter(user__isnull=False).exists():
             game.status = Game.ABORTED
@@ -301,9 +290,9 @@ def game_start(*, game_id: int) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         if game.seats.count() != game.players:
-            raise Forbidden("the game starts when every seat is taken")
+            raise Forbidden(_("the game starts when every seat is taken"))
         _start(game)
         transaction.on_commit(lambda: _after_change(game.pk, game.seq))
     return game
@@ -327,7 +316,7 @@ def _start(game: Game) -> None:
     game.waiting_on = state.waiting_on
     game.save()
     state_cache_put_on_commit(game.pk, 0, state)
-    clocks_start(game)
+    events.game_started.send(game=game)
 
 
 # ---- moves -------------------------------------------------------------------------------
@@ -354,9 +343,9 @@ def move_play_view(*, game_id: int, user, seq, move) -> dict:
 
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
     if not isinstance(move, dict):
-        raise IllegalMove("a move must be a JSON object")
+        raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
-        raise IllegalMove('a move must not name its "seat": the server fills it in')
+        raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = game_seats(game)  # every seat with its user: one query for everything below
@@ -371,13 +360,14 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         if type(seq) is not int or seq != game.seq:
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
-            raise IllegalMove(f"the game is {game.status}, not being played")
+            raise IllegalMove(_("the game is %(status)s, not being played")
+                              % {"status": status_word(game.status)})
         state = game_state(game).clone()
         full = {**move, "seat": seat.index}
         try:
             state.apply(full)
         except engine.IllegalMove as e:
-            raise IllegalMove(str(e)) from None
+            raise IllegalMove(say(e.sentence)) from None
         Move.objects.create(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
@@ -390,17 +380,13 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
-            finished_id = game.pk
-            transaction.on_commit(lambda: rating_update_task.delay(finished_id))
-            # tournaments build on games: imported here to keep the dependency one-way
-            from tournaments.services import tournament_game_finished
-
-            tournament_game_finished(game_id=finished_id)
         game.save(update_fields=fields)
-        rows = clocks_on_move(game, mover=seat.index, state_after=state, seats=seats)
-        # Every seat's view, built once from memory; sent only once the move is committed.
-        views = broadcast.views_build(game, seats, state, clock_view(game, seats=seats,
-                                                                     rows=rows))
+        events.move_played.send(game=game, seat=seat.index, move=full, state=state)
+        if state.finished:
+            events.game_ended.send(game=game, reason=events.FINISHED)
+        # Every seat's view, built once (the clocks just written, the rest from memory);
+        # sent only once the move is committed.
+        views = broadcast.views_build(game, seats, state, events.view_parts(game))
         state_cache_put_on_commit(game.pk, game.seq, state)
         bot_seats = {s.index for s in seats if s.bot_level}
         transaction.on_commit(
@@ -437,11 +423,12 @@ def game_resign(*, game_id: int, user) -> Game:
         if seat is None:
             raise NotAPlayer()
         if game.status == Game.WAITING:
-            raise Forbidden("the game has not started: leave the table instead")
+            raise Forbidden(_("the game has not started: leave the table instead"))
         if game.status != Game.PLAYING:
-            raise Forbidden(f"the game is {game.status}: there is nothing left to resign")
+            raise Forbidden(_("the game is %(status)s: there is nothing left to resign")
+                            % {"status": status_word(game.status)})
         if seat.abandoned:
-            raise Forbidden("you have already left this game")
+            raise Forbidden(_("you have already left this game"))
         seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
         seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, seq))
@@ -460,16 +447,18 @@ def record_import(*, user, record) -> Game:
 
     cap = settings.BLAZE_MAX_GAME_MOVES
     if _record_move_count(record) > cap:
-        raise BadRequest(f"a record may hold at most {cap} moves, like a game on this site")
+        raise BadRequest(_("a record may hold at most %(cap)d moves, like a game on this site")
+                         % {"cap": cap})
     try:
         state = import_record(record)
     except RecordError as e:
         where = ""
         if e.round is not None:
-            where = f" (round {e.round}" + (f", move {e.ply}" if e.ply is not None else "") + ")"
-        raise BadRequest(f"{e}{where}") from None
+            where = (_(" (round %(round)s, move %(ply)s)") if e.ply is not None
+                     else _(" (round %(round)s)")) % {"round": e.round, "ply": e.ply}
+        raise BadRequest(f"{say(e.sentence)}{where}") from None
     except RecursionError:
-        raise BadRequest("the record is nested too deeply") from None
+        raise BadRequest(_("the record is nested too deeply")) from None
     rounds = [{"hands": h, "deck": d} for h, d in state.deals]
     deal = {"rounds": rounds, "start": state.starts[0]}
     moves = [m for round_moves in state.moves for m in round_moves]
@@ -491,7 +480,7 @@ def record_import(*, user, record) -> Game:
                 Move(game=game, seq=i, seat=m["seat"], payload=m) for i, m in enumerate(moves)
             )
         except IntegrityError:  # pragma: no cover - seq are distinct by construction
-            raise BadRequest("the record could not be stored") from None
+            raise BadRequest(_("the record could not be stored")) from None
     return game
 
 

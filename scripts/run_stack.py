@@ -30,10 +30,13 @@ def redis_start(env: dict) -> subprocess.Popen | None:
         return None
     server = shutil.which("redis-server")
     if server and host in ("127.0.0.1", "localhost"):
-        print(f"Starting redis-server on port {port} for this run.")
+        data = RUN_DIR / "redis"
+        data.mkdir(parents=True, exist_ok=True)
+        print(f"Starting redis-server on port {port} for this run (data in {data}).")
+        # Append-only file: queued tasks (bot turns, mail) survive a restart of this Redis.
         proc = subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no"],
+            [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+             "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""],
             stdout=subprocess.DEVNULL,
         )
         for _ in range(50):
@@ -48,6 +51,18 @@ def redis_start(env: dict) -> subprocess.Popen | None:
     )
     env["BLAZE_INMEMORY"] = "1"
     return None
+
+
+def shared_settings(env: dict) -> None:
+    """What daphne, the worker and beat must agree on: one cache for all of them (Redis
+    when it answers: presence and rate limits written by one are read by another). Mail
+    links follow PORT in the settings (SITE_URL unset)."""
+    env.setdefault("PORT", "8000")
+    if env.get("BLAZE_INMEMORY") != "1":
+        url = urlparse(env["REDIS_URL"])
+        # The cache takes the next database after the broker's, apart from its keys.
+        db = int((url.path or "/0").lstrip("/") or 0)
+        env.setdefault("CACHE_URL", url._replace(path=f"/{(db + 1) % 16}").geturl())
 
 
 def manage(env: dict, *args: str) -> None:
@@ -66,21 +81,23 @@ def main() -> int:
     redis = None if env.get("BLAZE_INMEMORY") == "1" else redis_start(env)
     if redis:
         children.append(redis)
+    shared_settings(env)
     try:
         manage(env, "migrate", "--noinput")
         manage(env, "blaze_create_bots")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
-        commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env.get("PORT", "8000"),
+        commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env["PORT"],
                      "blaze_site.asgi:application"]]
         if env.get("BLAZE_INMEMORY") != "1":
             celery = str(BIN / "celery")
+            # With no -Q a worker reads every queue of the site (bots, clocks, mail, the rest).
             commands.append([celery, "-A", "blaze_site", "worker", "-l", "info", "-c", "2"])
             commands.append([celery, "-A", "blaze_site", "beat", "-l", "info",
                              "-s", str(RUN_DIR / "celerybeat-schedule")])
         for command in commands:
             children.append(subprocess.Popen(command, cwd=ROOT, env=env))
-        print(f"Blaze online: http://127.0.0.1:{env.get('PORT', '8000')}/  (Ctrl-C stops)",
-              flush=True)
+        print(f"Blaze online: http://127.0.0.1:{env['PORT']}/  (Ctrl-C stops; cache: "
+              f"{env.get('CACHE_URL', 'in-process')})", flush=True)
         # One process dying takes the stack down: a half-running site only confuses.
         while all(child.poll() is None for child in children):
             time.sleep(0.5)

@@ -4,6 +4,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.time_controls import preset
+
 from .models import Tournament
 
 BOT_LEVEL_CHOICES = [("random", _("random")), ("basic", _("basic")), ("strong", _("strong"))]
@@ -43,10 +45,11 @@ class TournamentForm(forms.Form):
                                      initial=3)
     max_players = forms.IntegerField(label=_("Maximum players"), min_value=3, max_value=200,
                                      initial=40)
-    rated = forms.BooleanField(label=_("Rated"), required=False)
-    allow_bots = forms.BooleanField(
-        required=False, label=_("Fill short tables with bots (not rated)")
-    )
+    # One rule with the lobby's: bots are rated like everyone, so they may sit at rated
+    # tables.
+    rated = forms.BooleanField(label=_("Rated (bots that fill tables are rated too)"),
+                               required=False)
+    allow_bots = forms.BooleanField(required=False, label=_("Fill short tables with bots"))
     bot_level = forms.ChoiceField(label=_("Bot level"), choices=BOT_LEVEL_CHOICES,
                                   initial="basic")
 
@@ -58,8 +61,5 @@ class TournamentForm(forms.Form):
     def service_kwargs(self) -> dict:
         data = dict(self.cleaned_data)
         kind = data.pop("time_control")
-        if kind == "live":
-            data["time_control"] = {"kind": "live", "minutes": 10}
-        else:
-            data["time_control"] = {"kind": "correspondence", "days": 3}
+        data["time_control"] = preset(kind)
         return data

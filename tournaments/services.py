@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from accounts.language import in_language_of
 from games import services as game_services
 from games.models import Game, Seat
+from games.refusals import Refused
+from games.time_controls import clean_time_control
 
 from . import selectors
 from .models import Registration, Tournament, TournamentRound, TournamentTable
@@ -26,7 +28,6 @@ from .seating import (
     elimination_advance,
     elimination_tables,
     swiss_tables,
-    table_sizes,
 )
 
 log = logging.getLogger(__name__)
@@ -34,29 +35,12 @@ log = logging.getLogger(__name__)
 WITHDRAWN_BOT_LEVEL = "basic"
 
 
-class TournamentError(Exception):
-    """A refused request, with a sentence for the person who asked."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class TournamentError(Refused):
+    """A refused request about a tournament (see Refused)."""
 
 
 class TooFewPlayers(TournamentError):
     pass
-
-
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
-
-
-def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in (
-        "live", "correspondence",
-    ):
-        raise ValueError('The time control needs "kind": "live" or "correspondence".')
-    return dict(time_control)
 
 
 # ---- creating and registering -----------------------------------------------------------
@@ -86,8 +70,6 @@ def tournament_create(
         raise TournamentError(_("At most 200 players can register."))
     if bot_level not in Tournament.BOT_LEVELS:
         raise TournamentError(_("The bot level is random, basic or strong."))
-    if rated and allow_bots:
-        raise TournamentError(_("A rated tournament cannot seat bots."))
     opens = registration_opens or timezone.now()
     if registration_closes <= opens:
         raise TournamentError(_("Registration must close after it opens."))
@@ -95,7 +77,7 @@ def tournament_create(
         raise TournamentError(_("The tournament cannot start before registration closes."))
     try:
         points = clean_points_scheme(points)
-        time_control = _clean_time_control(time_control)
+        time_control = clean_time_control(time_control)  # a ValueError, too
     except ValueError as e:
         raise TournamentError(str(e)) from None
     return Tournament.objects.create(
@@ -139,8 +121,9 @@ def tournament_register(*, tournament_id: int, user, now: datetime | None = None
 
 
 def tournament_withdraw(*, tournament_id: int, user) -> Registration:
-    """Leave a tournament. During a round, a bot takes over the player's unfinished game
-    (their results still count for them); they are not paired again."""
+    """Leave a tournament. During a round this resigns the player's unfinished game: the
+    built-in bot plays the seat on and the player ranks last at that table (as anyone
+    who leaves a game); they are not paired again."""
     with transaction.atomic():
         t = _locked(tournament_id)
         reg = Registration.objects.filter(tournament=t, user=user, withdrawn__isnull=True).first()
@@ -158,7 +141,13 @@ def tournament_withdraw(*, tournament_id: int, user) -> Registration:
             game__status__in=[Game.WAITING, Game.PLAYING],
         ).select_related("game")
         for seat in seats:
-            _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
+            if seat.game.status == Game.PLAYING and not seat.abandoned:
+                try:
+                    game_services.game_resign(game_id=seat.game_id, user=user)
+                except game_services.GameError:
+                    pass  # the game ended meanwhile: nothing left to resign
+            else:
+                _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
     return reg
 
 
@@ -276,7 +265,7 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
     try:
         game = game_services.game_create(
             creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
-            rated=t.rated and n_bots == 0, private=False, bots=[t.bot_level] * n_bots,
+            rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
         )
         for user in humans[1:]:
             game = game_services.game_join(game_id=game.pk, user=user)
@@ -392,8 +381,3 @@ def tournaments_tick(*, now: datetime | None = None) -> dict:
         if tournament_advance(tournament_id=tid) in ("paired", "finished"):
             done["advanced"].append(tid)
     return done
-
-
-# Sizes shown on the create page: how a field of n is seated.
-def seating_preview(n: int, table_size: int) -> list[int]:
-    return table_sizes(n, table_size) if n >= 3 else []

@@ -123,3 +123,27 @@ def test_the_api_answers_errors_in_the_accept_language(client, ann):
     japanese = client.get("/api/v1/games/999999", HTTP_ACCEPT_LANGUAGE="ja", **auth).json()
     assert english.isascii()
     assert japanese["error"] != english and not japanese["error"].isascii()
+
+
+def test_the_engines_refusals_reach_a_program_in_its_language(client, ann, bob, cat):
+    """The engine (no Django) marks its sentences; the API says them in Spanish."""
+    from games import services
+    from games.engine.words import Sentence
+    from tests.games_helpers import api_post, bearer
+
+    game = services.game_create(creator=ann, players=3)
+    for user in (bob, cat):
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    waiting = game.seats.get(index=game.waiting_on[0]).user
+    other = next(u for u in (ann, bob, cat) if u != waiting)
+    url = f"/api/v1/games/{game.pk}/moves"
+    body = {"seq": game.seq, "move": {"move": "challenge", "cards": ["R5"]}}
+    english = api_post(client, url, body, bearer(other)).json()["error"]
+    spanish = api_post(client, url, body, {**bearer(other), "HTTP_ACCEPT_LANGUAGE": "es"})
+    assert "waits on seat" in english
+    assert spanish.status_code == 400
+    assert "la partida espera al asiento" in spanish.json()["error"]
+    # the engine's own exception still reads in English
+    assert str(Sentence("seat {seat} cannot bet on themself", seat=1)) == (
+        "seat 1 cannot bet on themself")
