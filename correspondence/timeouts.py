@@ -15,7 +15,7 @@ from games.bot_moves import bot_choose_move
 from games.engine import view
 from games.models import Game, Seat
 from games.selectors import game_state
-from games.services import move_play
+from games.services import bot_turn_queue, move_play
 
 from . import clock as C
 from .clocks import CLOCK_FIELDS, clock_store, seat_rows, seat_vacations, time_control_of
@@ -83,6 +83,9 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
     if abandoned:
         seat.bot_level = TIMEOUT_BOT_LEVEL
         seat.save(update_fields=["bot_level"])
+        # The move above was made while the seat was still the player's: wake the bot.
+        game_id, seq = game.pk, answered + 1
+        transaction.on_commit(lambda: bot_turn_queue(game_id=game_id, seq=seq))
         SeatStatus.objects.update_or_create(
             game=game, seat=row.seat, defaults={"abandoned": True, "abandoned_at": now}
         )
