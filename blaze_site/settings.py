@@ -26,11 +26,22 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production"
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
+                    or SECRET_KEY.startswith("django-insecure-")):
+    # Django's own rule (check security.W009): sessions and reset links are signed with it.
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: use at least 50 random characters, e.g. the output of "
+        "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'.")
 
 _DEV_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else _DEV_HOSTS)
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when BLAZE_ENV=production.")
+if not DEBUG and any(host.strip() in ("*", ".") for host in ALLOWED_HOSTS):
+    # A wildcard answers any Host header: links in mail and password resets could point
+    # at an attacker's domain.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must name the site's own hosts (e.g. blaze.example), not '*'.")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -47,6 +58,7 @@ INSTALLED_APPS = [
     "allauth.mfa",
     "ninja",
     "django_ratelimit",
+    "csp",
     "accounts",
     "games",
     "ratings",
@@ -57,6 +69,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "blaze_site.errors.ErrorAnswersMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "blaze_site.security.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -155,7 +169,9 @@ else:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
 # Links in mail (e.g. "your tournament table is ready") start with this.
-SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
+# Unset, it follows PORT (make run's port), so links reach this checkout's site.
+SITE_URL = env_url("SITE_URL", default=f"http://localhost:{env.int('PORT', default=8000)}",
+                   schemes={"http", "https"})
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Blaze online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -163,6 +179,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # it: in-process channel layer, Celery tasks run eagerly (scripts decide when Redis is down).
 REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"redis", "rediss"})
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 else:
@@ -170,8 +187,7 @@ else:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # Several sites may share one Redis: their groups must not meet.
-            "CONFIG": {"hosts": [REDIS_URL],
-                       "prefix": env.str("CHANNEL_LAYER_PREFIX", default="blaze")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
 
@@ -235,6 +251,8 @@ if not 0 <= DIGEST_HOUR <= 23:
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Sites sharing one Redis keep their keys apart, as their channel groups.
+CACHES["default"].setdefault("KEY_PREFIX", CHANNEL_LAYER_PREFIX)
 
 # The site speaks English, Japanese and Spanish: the account's `language`, else the
 # language switch's cookie, else Accept-Language, else English (accounts/middleware.py).
@@ -266,6 +284,25 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# Content-Security-Policy (django-csp): scripts only from our own files, never inline
+# (templates pass data in data-* attributes or json_script). Styles may be inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],  # data: the QR code of the two-factor setup
+        "connect-src": ["'self'"],  # the API and the game's WebSocket, same origin
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Pages and answers that show secrets or hidden cards are never stored by a browser or
+# proxy cache: account pages (new API tokens, two-factor codes), the API, game tables.
+BLAZE_NO_STORE_PREFIXES = ["/account/", "/api/", "/games/"]
 
 # ---- abuse limits: request sizes, quotas and rate limits (README "Limits") ---------------
 # A record is at most this many bytes (the API's import body, the page's upload or paste).

@@ -43,10 +43,11 @@ class TournamentForm(forms.Form):
                                      initial=3)
     max_players = forms.IntegerField(label=_("Maximum players"), min_value=3, max_value=200,
                                      initial=40)
-    rated = forms.BooleanField(label=_("Rated"), required=False)
-    allow_bots = forms.BooleanField(
-        required=False, label=_("Fill short tables with bots (not rated)")
-    )
+    # One rule with the lobby's: bots are rated like everyone, so they may sit at rated
+    # tables.
+    rated = forms.BooleanField(label=_("Rated (bots that fill tables are rated too)"),
+                               required=False)
+    allow_bots = forms.BooleanField(required=False, label=_("Fill short tables with bots"))
     bot_level = forms.ChoiceField(label=_("Bot level"), choices=BOT_LEVEL_CHOICES,
                                   initial="basic")
 

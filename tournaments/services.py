@@ -86,8 +86,6 @@ def tournament_create(
         raise TournamentError(_("At most 200 players can register."))
     if bot_level not in Tournament.BOT_LEVELS:
         raise TournamentError(_("The bot level is random, basic or strong."))
-    if rated and allow_bots:
-        raise TournamentError(_("A rated tournament cannot seat bots."))
     opens = registration_opens or timezone.now()
     if registration_closes <= opens:
         raise TournamentError(_("Registration must close after it opens."))
@@ -139,8 +137,9 @@ def tournament_register(*, tournament_id: int, user, now: datetime | None = None
 
 
 def tournament_withdraw(*, tournament_id: int, user) -> Registration:
-    """Leave a tournament. During a round, a bot takes over the player's unfinished game
-    (their results still count for them); they are not paired again."""
+    """Leave a tournament. During a round this resigns the player's unfinished game: the
+    built-in bot plays the seat on and the player ranks last at that table (as anyone
+    who leaves a game); they are not paired again."""
     with transaction.atomic():
         t = _locked(tournament_id)
         reg = Registration.objects.filter(tournament=t, user=user, withdrawn__isnull=True).first()
@@ -158,7 +157,13 @@ def tournament_withdraw(*, tournament_id: int, user) -> Registration:
             game__status__in=[Game.WAITING, Game.PLAYING],
         ).select_related("game")
         for seat in seats:
-            _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
+            if seat.game.status == Game.PLAYING and not seat.abandoned:
+                try:
+                    game_services.game_resign(game_id=seat.game_id, user=user)
+                except game_services.GameError:
+                    pass  # the game ended meanwhile: nothing left to resign
+            else:
+                _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
     return reg
 
 
@@ -276,7 +281,7 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
     try:
         game = game_services.game_create(
             creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
-            rated=t.rated and n_bots == 0, private=False, bots=[t.bot_level] * n_bots,
+            rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
         )
         for user in humans[1:]:
             game = game_services.game_join(game_id=game.pk, user=user)
