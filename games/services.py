@@ -100,7 +100,7 @@ def _clean_time_control(time_control) -> dict:
     try:
         tcs.parse_time_control(time_control)
     except tcs.TimeControlError as e:
-        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
+        raise BadRequest(_("time_control: %(why)s") % {"why": say(e.args[0])}) from None
     return dict(time_control)
 
 
