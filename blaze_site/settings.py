@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "ratings",
     "correspondence",
     "tournaments",
+    "ops",
 ]
 
 MIDDLEWARE = [

@@ -73,10 +73,10 @@ class Notification(models.Model):
     """Something to tell a player, in the site and maybe by email. `key` names the event,
     so whatever creates a notification twice creates it once."""
 
-    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT = (
-        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament",
+    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST = (
+        "your_turn", "almost_out", "game_over", "timeout", "digest",
     )
-    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT]
+    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.bot_moves import bot_choose_move
 from games.engine import view
-from games.models import Game
+from games.models import Game, Seat
 from games.selectors import game_state
 from games.services import move_play
 
@@ -23,7 +23,7 @@ from .models import Notification, SeatClock, SeatStatus
 from .notifications import notify
 
 TIMEOUTS_BEFORE_BOT = 3
-TIMEOUT_BOT_LEVEL = "basic"
+TIMEOUT_BOT_LEVEL = Seat.TAKEOVER_BOT_LEVEL  # the bot that moves for a player out of time
 
 
 def deadline_expire(*, game_id: int, now: datetime | None = None) -> int:
@@ -97,10 +97,6 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
 
     notify(user=seat.user, game=game, kind=Notification.TIMEOUT,
            key=f"timeout:{game.pk}:{row.seat}:{answered}", text=text)
-
-
-def seat_abandoned(game_id: int, seat: int) -> bool:
-    return SeatStatus.objects.filter(game_id=game_id, seat=seat, abandoned=True).exists()
 
 
 def _almost_out_text(game_id: int, due) -> str:

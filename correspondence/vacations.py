@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Game
+from games.refusals import Refused
 from games.words import say
 
 from . import clock as C
@@ -17,14 +18,8 @@ from .clocks import deadlines_refresh, time_control_of
 from .models import Vacation
 
 
-class ClockError(Exception):
+class ClockError(Refused):
     """A refused request about clocks or vacations; `message` says why."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def _user_tz(user) -> ZoneInfo:

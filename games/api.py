@@ -13,6 +13,7 @@ from blaze_site.ratelimits import rate_limit_check
 
 from . import services
 from .models import Game
+from .refusals import Refused
 from .selectors import (
     game_list_for_user,
     game_list_open,
@@ -341,7 +342,8 @@ def _too_big_sentence() -> str:
         "cap": f"{settings.BLAZE_MAX_RECORD_BYTES:,}"}
 
 
-def game_error_response(api, request, exc: services.GameError):
+def game_error_response(api, request, exc: Refused):
+    """Every refused request, whichever app refused it: {"error": sentence}."""
     body = {"error": exc.message}
     if isinstance(exc, services.StaleSeq):
         body["seq"] = exc.current

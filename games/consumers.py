@@ -5,7 +5,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from . import messages
+from . import live_sockets, messages
 from .models import Game
 from .presence import apresence_leave, apresence_touch
 from .selectors import game_view_for
@@ -49,6 +49,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHORIZED if anonymous else CLOSE_NOT_FOUND)
             return
         await self.accept()
+        await live_sockets.opened()
+        self.counted = True
         # An open table means no "your turn" email for this game (correspondence).
         if user is not None and user.is_authenticated:
             await apresence_touch(user.pk, self.game_id)
@@ -57,6 +59,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self._send_view()
 
     async def disconnect(self, code):
+        if getattr(self, "counted", False):
+            await live_sockets.closed()
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await apresence_leave(user.pk, self.game_id)

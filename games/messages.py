@@ -20,7 +20,6 @@ ERROR = "error"
 PONG = "pong"
 SYNC = "sync"
 PING = "ping"
-CLIENT_TYPES = {SYNC, PING}
 GAME_CHANGED = "game.changed"
 
 

@@ -18,24 +18,16 @@ from . import engine, events, messages
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
+from .refusals import Refused
 from .selectors import game_state, initial_state, state_cache_put_on_commit
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
 
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
 
-
-class GameError(Exception):
-    """A refused request; `status` is the HTTP status the API answers with."""
-
-    status = 400
-    retry_after: int | None = None  # seconds, for the Retry-After header
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class GameError(Refused):
+    """A refused request about a game (see Refused)."""
 
 
 class BadRequest(GameError):
@@ -92,16 +84,14 @@ def _locked_game(game_id: int) -> Game:
 
 
 def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in tcs.KINDS:
+    if time_control is not None and (not isinstance(time_control, dict)
+                                     or time_control.get("kind") not in tcs.KINDS):
         raise BadRequest(
             _('time_control must be an object with "kind": "live" or "correspondence"'))
     try:
-        tcs.parse_time_control(time_control)
+        return tcs.clean_time_control(time_control)
     except tcs.TimeControlError as e:
         raise BadRequest(_("time_control: %(why)s") % {"why": say(e.args[0])}) from None
-    return dict(time_control)
 
 
 def _clean_bots(bots, players: int) -> list[str]:

@@ -106,3 +106,31 @@ def parse_time_control(tc) -> TimeControl:
         raise TimeControlError(
             N_('a correspondence time control needs "days" (per move) or "bank_days"'))
     raise TimeControlError(N_('time control "kind" must be "live" or "correspondence"'))
+
+
+# ---- presets: what the lobby and the tournament form offer ------------------------------------
+
+PRESETS = {
+    LIVE: {"kind": LIVE, "minutes": 10},
+    CORRESPONDENCE: {"kind": CORRESPONDENCE, "days": 3},
+}
+DEFAULT_KIND = LIVE
+
+
+def preset(kind: str) -> dict:
+    """The preset time control of a kind named in a form ("live" when unknown)."""
+    return dict(PRESETS.get(kind, PRESETS[DEFAULT_KIND]))
+
+
+def clean_time_control(tc) -> dict:
+    """The time control to store on a new game or tournament (None: the default preset).
+
+    The one check of a time control; raises TimeControlError with a sentence.
+    """
+    if tc is None:
+        return preset(DEFAULT_KIND)
+    if not isinstance(tc, dict) or tc.get("kind") not in KINDS:
+        raise TimeControlError(
+            N_('a time control must be an object with "kind": "live" or "correspondence"'))
+    parse_time_control(tc)
+    return dict(tc)

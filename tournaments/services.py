@@ -18,6 +18,8 @@ from django.utils.translation import gettext as _
 from accounts.language import in_language_of
 from games import services as game_services
 from games.models import Game, Seat
+from games.refusals import Refused
+from games.time_controls import clean_time_control
 
 from . import selectors
 from .models import Registration, Tournament, TournamentRound, TournamentTable
@@ -26,7 +28,6 @@ from .seating import (
     elimination_advance,
     elimination_tables,
     swiss_tables,
-    table_sizes,
 )
 
 log = logging.getLogger(__name__)
@@ -34,29 +35,12 @@ log = logging.getLogger(__name__)
 WITHDRAWN_BOT_LEVEL = "basic"
 
 
-class TournamentError(Exception):
-    """A refused request, with a sentence for the person who asked."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class TournamentError(Refused):
+    """A refused request about a tournament (see Refused)."""
 
 
 class TooFewPlayers(TournamentError):
     pass
-
-
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
-
-
-def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in (
-        "live", "correspondence",
-    ):
-        raise ValueError('The time control needs "kind": "live" or "correspondence".')
-    return dict(time_control)
 
 
 # ---- creating and registering -----------------------------------------------------------
@@ -93,7 +77,7 @@ def tournament_create(
         raise TournamentError(_("The tournament cannot start before registration closes."))
     try:
         points = clean_points_scheme(points)
-        time_control = _clean_time_control(time_control)
+        time_control = clean_time_control(time_control)  # a ValueError, too
     except ValueError as e:
         raise TournamentError(str(e)) from None
     return Tournament.objects.create(
@@ -397,8 +381,3 @@ def tournaments_tick(*, now: datetime | None = None) -> dict:
         if tournament_advance(tournament_id=tid) in ("paired", "finished"):
             done["advanced"].append(tid)
     return done
-
-
-# Sizes shown on the create page: how a field of n is seated.
-def seating_preview(n: int, table_size: int) -> list[int]:
-    return table_sizes(n, table_size) if n >= 3 else []
