@@ -89,7 +89,7 @@ def _clean_time_control(time_control) -> dict:
     try:
         return tcs.clean_time_control(time_control)
     except tcs.TimeControlError as e:
-        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
+        raise BadRequest(_("time_control: %(why)s") % {"why": say(e.args[0])}) from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
