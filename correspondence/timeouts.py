@@ -13,7 +13,7 @@ from games.bot_moves import bot_choose_move
 from games.engine import view
 from games.models import Game, Seat
 from games.selectors import game_state
-from games.services import move_play, seat_abandon
+from games.services import bot_turn_queue, move_play, seat_abandon
 
 from . import clock as C
 from .clocks import CLOCK_FIELDS, clock_store, seat_rows, seat_vacations, time_control_of
@@ -89,6 +89,9 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime, streaks: dict) -> N
     if in_row >= TIMEOUTS_BEFORE_BOT:
         seat_abandon(game=game, seat=seat, reason=Seat.TIMEOUTS, now=now)
         streak["abandoned"] = True
+        # The timeout move was made while the seat was still the player's: wake the bot.
+        game_id, seq = game.pk, answered + 1
+        transaction.on_commit(lambda: bot_turn_queue(game_id=game_id, seq=seq))
 
 
 def _tell_timeouts(game, streaks: dict) -> None:

@@ -284,8 +284,8 @@ def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
 )
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
     rate_limit_check(request, "move")
-    game = services.move_play(game_id=game_id, user=request.auth, seq=data.seq, move=data.move)
-    return game_view_for(game, request.auth)
+    return services.move_play_view(game_id=game_id, user=request.auth, seq=data.seq,
+                                   move=data.move)
 
 
 @router.post(
