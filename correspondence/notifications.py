@@ -114,8 +114,8 @@ def notify_game_ended(game, reason: str) -> None:
                     "places": result_words(game, seats)}
             note_params = None
         else:
-            text = gettext_lazy("Game %(game)s was stopped after %(moves)s moves: it went "
-                                "round in circles, so it counts for nobody.")
+            text = gettext_lazy("Game %(game)s was stopped after %(moves)s moves: it kept "
+                                "going in circles, so it counts for nobody.")
             note_params = {"game": game.pk, "moves": game.seq}
         notify(user=seat.user, game=game, kind=Notification.GAME_OVER,
                key=f"game_over:{game.pk}:{seat.user_id}", text=text, params=note_params)

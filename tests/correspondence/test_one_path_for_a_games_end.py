@@ -51,7 +51,7 @@ def test_aborting_a_circling_game_stops_its_clocks_and_tells_the_player_once(
     with committed():
         assert clocks_sweep() == 0  # nothing left for the sweeper in this game
     [note] = Notification.objects.filter(user=ann, game=game, kind=Notification.GAME_OVER)
-    assert "went round in circles" in note.text and "counts for nobody" in note.text
+    assert "kept going in circles" in note.text and "counts for nobody" in note.text
     assert not RatingChange.objects.filter(game=game).exists()
 
 
