@@ -219,6 +219,9 @@ class Game:
                     k, f"/api/v1/games/{self.game_id}/moves", {"seq": view["seq"], "move": move})
             except (TimeoutError, aiohttp.ClientError, OSError) as e:
                 run.fault("post error", repr(e))
+                posted_at = -1  # try again once the server answers
+                await asyncio.sleep(0.5)
+                self.changed[k].set()
                 continue
             t1 = time.monotonic()
             if run.in_window(t0):
@@ -230,9 +233,20 @@ class Game:
                 self._learn(k, body)
                 self._settle_push()
             elif status == 409:
-                run.conflicts += 1  # a simultaneous move came first: wait for its view
+                run.conflicts += 1  # another move came first: fetch the game, as told
+                url = self.post_urls[k] + f"/api/v1/games/{self.game_id}"
+                try:
+                    async with self.session.get(url, headers=self._auth(k)) as r:
+                        if r.status == 200:
+                            self._learn(k, await r.json(content_type=None))
+                except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                    run.fault("get error", repr(e))
             else:
                 run.fault(f"move {status}", str(body))
+                if status >= 500:  # nothing was played: try again, as a client would
+                    posted_at = -1
+                    await asyncio.sleep(0.5)
+                    self.changed[k].set()
 
     def _settle_push(self, final: bool = False):
         keep = []
