@@ -201,7 +201,8 @@ def clock_view(game, now: datetime | None = None) -> dict:
     if tc is None or not rows:
         return {"clocks": None}
     now = now or timezone.now()
-    vacations = seat_vacations(tc, seat_rows(game))
+    # live clocks know no vacations: no need to read the seats
+    vacations = seat_vacations(tc, seat_rows(game)) if tc.vacations_apply else {}
     out = []
     for row in rows:
         entry = C.clock_state(tc, row.clock, now, vacations.get(row.seat, ()))
