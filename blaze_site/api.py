@@ -51,7 +51,7 @@ def _validation_sentence(errors: list) -> str:
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "data", "query", "path")]
     where = ".".join(loc)
     if first.get("type") == "extra_forbidden":
-        return f"unknown field {where!r}: leave it out"
+        return _("unknown field %(field)r: leave it out") % {"field": where}
     return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
 
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Queue
+from kombu import Exchange, Queue
 
 from . import queues
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
@@ -220,7 +220,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Bot turns, clocks and mail each on a queue of their own (blaze_site/queues.py); a bare
 # `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
-CELERY_TASK_QUEUES = [Queue(name) for name in queues.queue_names(CELERY_TASK_DEFAULT_QUEUE)]
+# Each queue its own exchange and routing key: a bare Queue(name) would bind every queue
+# to the default routing key, and a task sent to one would land in all of them.
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name)
+                      for name in queues.queue_names(CELERY_TASK_DEFAULT_QUEUE)]
 CELERY_TASK_ROUTES = queues.task_routes(CELERY_TASK_DEFAULT_QUEUE)
 # Every task is idempotent, so a task is acknowledged once it has run, and a worker that
 # dies mid-task (SIGKILL, out of memory) leaves it to run again instead of losing it.

@@ -134,6 +134,20 @@ def _live_check_key(game_id: int) -> str:
     return f"live-check:{game_id}"
 
 
+def clocks_stop(game, now: datetime | None = None) -> None:
+    """Stop every clock of a game that ended, whatever ended it (on game_ended, holding
+    the game row lock): no deadline is left for the sweeper to find."""
+    rows = list(SeatClock.objects.select_for_update()
+                .filter(game=game, running_since__isnull=False))
+    if not rows:
+        return
+    now = now or timezone.now()
+    for row in rows:
+        row.remaining = max(C.remaining_at(row.clock, now), 0.0)
+        row.running_since = row.deadline = row.warn_at = None
+    SeatClock.objects.bulk_update(rows, ["remaining", "running_since", "deadline", "warn_at"])
+
+
 def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     """After commit, queue one check at the earliest live deadline, naming the game's seq.
 

@@ -18,6 +18,7 @@ from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
 from .refusals import Refused
 from .selectors import game_seats, game_state, initial_state, state_cache_put_on_commit
+from .visibility import invite_matches
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ def _clean_time_control(time_control) -> dict:
     try:
         return tcs.clean_time_control(time_control)
     except tcs.TimeControlError as e:
-        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
+        raise BadRequest(_("time_control: %(why)s") % {"why": say(e.args[0])}) from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
@@ -233,7 +234,7 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             return game  # joining twice changes nothing
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
-        if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
+        if game.private and not invite_matches(game, invite_code or ""):
             raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game

@@ -165,7 +165,7 @@ def broker_cleanup(prefix: str, url: str | None = None) -> None:
     """Remove this test's queues and unacknowledged tasks from a shared Redis (only ours)."""
     r = broker(url)
     names = set(queue_names(prefix))
-    r.delete(*names)
+    r.delete(*names, *(f"_kombu.binding.{name}" for name in names))
     for tag, raw in r.hgetall("unacked").items():
         if json.loads(raw)[2] in names:
             r.hdel("unacked", tag)
