@@ -390,8 +390,10 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         views = broadcast.views_build(game, seats, state, events.view_parts(game))
         state_cache_put_on_commit(game.pk, game.seq, state)
         bot_seats = {s.index for s in seats if s.bot_level}
+        # robust: the move stands; a failing broadcast or queue is logged, and clients
+        # resync (a view on reconnect, or "fetch the game again" on a 409)
         transaction.on_commit(
-            lambda: _after_move(game, views, bot_seats if queue_bots else set()))
+            lambda: _after_move(game, views, bot_seats if queue_bots else set()), robust=True)
     return game, views
 
 
