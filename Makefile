@@ -23,7 +23,11 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: $(STAMP)
+# axe-core (package.json, pinned) for the browser tests' accessibility checks, when npm is here.
+node_modules/.package-lock.json: package.json package-lock.json
+	if command -v npm >/dev/null; then npm ci --no-audit --no-fund; fi
+
+test: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	source scripts/test_env.sh && $(VENV)/bin/pytest
 

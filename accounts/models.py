@@ -17,6 +17,9 @@ class User(AbstractUser):
         NEVER = "never", "Never"
 
     is_bot = models.BooleanField(default=False)
+    # A temporary account made by "Play against bots": unrated, no tournaments, removed
+    # when unused, and claimable (accounts.services.guest_claim keeps its games).
+    is_guest = models.BooleanField(default=False)
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     email_on_turn = models.CharField(
         "email me when it is my turn",

@@ -1,13 +1,15 @@
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ratings.stats import profile_context
 
-from .forms import SettingsForm, TokenCreateForm
+from .forms import GuestClaimForm, SettingsForm, TokenCreateForm
 from .models import User
-from .services import api_token_create, api_token_revoke
+from .services import api_token_create, api_token_revoke, guest_claim
 
 
 def profile(request, username: str):
@@ -48,3 +50,23 @@ def token_revoke(request, token_id: int):
     if api_token_revoke(user=request.user, token_id=token_id):
         messages.success(request, "The token is revoked: programs using it are locked out.")
     return redirect("account_tokens")
+
+
+@login_required
+def guest_claim_page(request):
+    """A guest signs up by naming the account it already has: its games stay its own."""
+    if not request.user.is_guest:
+        return redirect("profile", username=request.user.username)
+    form = GuestClaimForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        from allauth.account.models import EmailAddress
+
+        user = guest_claim(user=request.user, username=form.cleaned_data["username"],
+                           email=form.cleaned_data["email"],
+                           password=form.cleaned_data["password1"])
+        update_session_auth_hash(request, user)
+        EmailAddress.objects.add_email(request, user, user.email, confirm=True)
+        messages.success(request, _("Welcome, %(name)s: your games are yours. Check your mail "
+                                    "to confirm your address.") % {"name": user.username})
+        return redirect("profile", username=user.username)
+    return render(request, "accounts/guest_claim.html", {"form": form})

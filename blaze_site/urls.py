@@ -1,11 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
+from games import views as game_views
+
 from .api import api
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", game_views.home, name="home"),
     path("", include("games.urls")),  # play, my_games, the table pages
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/", api.urls),

@@ -12,6 +12,7 @@ from .models import Game
 from .selectors import (
     game_list_for_user,
     game_list_open,
+    game_log,
     game_record,
     game_replay,
     game_summary,
@@ -19,6 +20,7 @@ from .selectors import (
 )
 
 router = Router(tags=["games"])
+
 
 
 class ErrorOut(Schema):
@@ -104,10 +106,21 @@ class GameListOut(Schema):
     mine: list[GameSummaryOut]
 
 
+class LogLine(Schema):
+    seq: int = Field(..., description="the move's number (1 = the first move)")
+    text: str
+
+
+class LogOut(Schema):
+    seq: int
+    lines: list[LogLine]
+
+
 class ReplayOut(Schema):
     id: int
     players: list[str]
     moves: list[dict[str, Any]]
+    log: list[LogLine] = Field(..., description="every move in words, as on the table")
     views: list[dict[str, Any]] = Field(
         ..., description="spectator views after each ply, with hands"
     )
@@ -200,6 +213,13 @@ def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
     game = services.move_play(game_id=game_id, user=request.auth, seq=data.seq, move=data.move)
     return game_view_for(game, request.auth)
+
+
+@router.get("/{int:game_id}/log", response={200: LogOut, 404: ErrorOut},
+            summary="Every move so far in words, as the requesting user may see them")
+def game_log_get(request: HttpRequest, game_id: int):
+    game = _game(game_id)
+    return {"seq": game.seq, "lines": game_log(game, request.auth)}
 
 
 @router.get("/{int:game_id}/record",

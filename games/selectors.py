@@ -70,8 +70,60 @@ def game_state(game: Game) -> State | None:
     return state
 
 
+def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
+    """The facts of every move of the log (games.narration), as (seq after the move,
+    events) pairs; `upto`: only the first `upto` moves."""
+    from .narration import move_events
+
+    if game.deal is None:
+        return []
+    state = initial_state(game.deal)
+    moves = Move.objects.filter(game=game, seq__lt=game.seq if upto is None else upto)
+    return [(i + 1, move_events(state, payload))
+            for i, payload in enumerate(moves.order_by("seq").values_list("payload", flat=True))]
+
+
+def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
+    """The facts of the game's latest move, from the cached state before it."""
+    from .narration import move_events
+
+    if game.deal is None or game.seq == 0:
+        return []
+    before = _cache_get(game.pk, game.seq - 1)
+    if before is None:
+        before = initial_state(game.deal)
+        for payload in Move.objects.filter(game=game, seq__lt=game.seq - 1).order_by(
+                "seq").values_list("payload", flat=True):
+            before.apply(payload)
+        state_cache_put(game.pk, game.seq - 1, before)
+    move = Move.objects.filter(game=game, seq=game.seq - 1).values_list(
+        "payload", flat=True).first()
+    if move is None:
+        return []
+    return [(game.seq, move_events(before.clone(), move))]
+
+
+def game_log(game: Game, user) -> list[dict]:
+    """Every move in words for this user (hidden information stays hidden)."""
+    from .narration import lines_for
+
+    seats = game_seats(game)
+    return lines_for(game_events(game), seat_names(seats), seat_of(seats, user))
+
+
 def game_seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
+
+
+def seat_names(seats: list[Seat]) -> list[str]:
+    """Display names in seat order; bots of one level told apart by letters."""
+    names = [s.display_name for s in seats]
+    for name in set(names):
+        same = [i for i, s in enumerate(seats) if s.bot_level and names[i] == name]
+        if len(same) > 1:
+            for letter, i in zip("ABCDE", same):
+                names[i] = f"{name} {letter}"
+    return names
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -83,9 +135,9 @@ def seat_of(seats: list[Seat], user) -> int | None:
     return None
 
 
-def _player(seat: Seat | None, state: State | None, index: int) -> dict:
+def _player(seat: Seat | None, state: State | None, index: int, name: str) -> dict:
     return {
-        "name": seat.display_name if seat else "open seat",
+        "name": name,
         "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
         "bot_level": seat.bot_level if seat else None,
         "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
@@ -118,12 +170,14 @@ def game_view_for(game: Game, user) -> dict:
     if result.get("hand") is None:
         result.pop("hand", None)
     by_index = {s.index: s for s in seats}
+    names = dict(zip((s.index for s in seats), seat_names(seats)))
     result.update(
         id=game.pk,
         seq=game.seq,
         status=game.status,
         you=you,
-        players=[_player(by_index.get(i), state, i) for i in range(game.players)],
+        players=[_player(by_index.get(i), state, i, names.get(i, "open seat"))
+                 for i in range(game.players)],
         seats=game.players,
         rated=game.rated,
         private=game.private,
@@ -134,6 +188,11 @@ def game_view_for(game: Game, user) -> dict:
     from correspondence.services import clock_view  # correspondence builds on games
 
     result.update(clock_view(game))
+    # The latest move in words (the whole log: GET /api/v1/games/{id}/log).
+    from .narration import lines_for
+
+    result["log"] = lines_for(_last_move_events(game), seat_names(seats), you) \
+        if game.imported is False else []
     if game.private and game.created_by_id and user is not None and \
             getattr(user, "pk", None) == game.created_by_id:
         result["invite_code"] = game.invite_code
@@ -149,7 +208,7 @@ def game_summary(game: Game, user=None) -> dict:
         "status": game.status,
         "seq": game.seq,
         "seats": game.players,
-        "players": [s.display_name for s in seats],
+        "players": seat_names(seats),
         "bots": [s.bot_level for s in seats if s.bot_level],
         "rated": game.rated,
         "private": game.private,
@@ -164,6 +223,27 @@ def game_list_open(*, limit: int = 50) -> list[Game]:
     return list(
         Game.objects.filter(status=Game.WAITING, private=False).order_by("-created")[:limit]
     )
+
+
+def game_list_live(*, limit: int = 20) -> list[Game]:
+    """Public games being played now, the most recently started first (watchable by all)."""
+    return list(
+        Game.objects.filter(status=Game.PLAYING, private=False, imported=False)
+        .order_by("-started")[:limit]
+    )
+
+
+def game_watchable(game: Game, user, *, invite: str = "") -> bool:
+    """Who may look at a game's pages: anyone (no account needed) when it is public; for a
+    private one, its creator, its players and whoever holds the invite link."""
+    import secrets
+
+    if not game.private:
+        return True
+    if user is not None and getattr(user, "is_authenticated", False) and (
+            game.created_by_id == user.pk or game.seats.filter(user=user).exists()):
+        return True
+    return bool(invite) and secrets.compare_digest(invite, game.invite_code)
 
 
 def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
@@ -187,7 +267,7 @@ def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
 
 def game_record(game: Game) -> dict:
     """The blaze-record/1 of the game (all cards shown: for finished games only)."""
-    names = [s.display_name for s in game_seats(game)]
+    names = seat_names(game_seats(game))
     meta = {
         "site": "Blaze online",
         "game": game.pk,
@@ -208,9 +288,13 @@ def game_replay(game: Game) -> dict:
     for move in moves:
         state.apply(move)
         frames.append({**view(state, None), "hands": [sorted(h) for h in state.hands]})
+    from .narration import lines_for
+
+    names = seat_names(game_seats(game))
     return {
         "id": game.pk,
-        "players": [s.display_name for s in game_seats(game)],
+        "players": names,
         "moves": moves,
         "views": frames,
+        "log": lines_for(game_events(game), names, None),
     }

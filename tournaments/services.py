@@ -13,6 +13,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.models import Game, Seat
@@ -115,6 +116,9 @@ def _locked(tournament_id: int) -> Tournament:
 
 def tournament_register(*, tournament_id: int, user, now: datetime | None = None) -> Registration:
     now = now or timezone.now()
+    if user.is_guest:
+        raise TournamentError(_("Guests cannot play in tournaments: sign up to keep your games "
+                                "and register."))
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status != Tournament.REGISTERING:
