@@ -22,7 +22,8 @@ MAX_MOVES = 400
 
 IN_VIEW = """(sel) => [...document.querySelectorAll(sel)].every((n) => {
   const r = n.getBoundingClientRect();
-  return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  return r.width > 0 && r.top >= 0 && r.left >= 0
+    && r.bottom <= innerHeight && r.right <= innerWidth;
 })"""
 
 
