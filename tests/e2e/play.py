@@ -69,7 +69,10 @@ def play_one_move(page) -> tuple[str, int]:
         if actions.locator(f"[data-action={action}]").count():
             actions.locator(f"[data-action={action}]").click()
             return action, 1
-    pytest.fail(f"no move to make: {actions.inner_html()}")
+    pytest.fail(f"no move to make: {actions.inner_html()!r}; status "
+                f"{page.locator('#status').text_content()!r}, prompt "
+                f"{page.locator('#prompt').text_content()!r}, seq "
+                f"{page.locator('#table').get_attribute('data-seq')}")
 
 
 def wait_for_move_to_land(page, seq: int):

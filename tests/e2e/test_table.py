@@ -93,7 +93,7 @@ def test_a_guest_plays_a_whole_game_from_the_home_page_on_a_phone(page, live_asg
     page.get_by_role("button", name="Play again").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.wait_for_function(WAIT_FOR_TURN_OR_END, timeout=30_000)
-    assert page.locator("#players [data-seat]").count() == 4
+    assert page.locator("#felt [data-seat]").count() == 4
 
     # the replay of a public game can be shared: a visitor without an account opens it
     other = page.context.browser.new_context(viewport={"width": 390, "height": 844})

@@ -7,10 +7,15 @@ export function gameLog(listEl, { initial = [], initialSeq = 0 } = {}) {
   let lines = [...initial];
   let seq = initialSeq;
 
+  // follow the newest line unless the reader scrolled up to read older ones
+  let follow = true;
+  listEl.addEventListener("scroll", () => {
+    follow = listEl.scrollTop + listEl.clientHeight >= listEl.scrollHeight - 8;
+  });
+
   function draw() {
-    const atEnd = listEl.scrollTop + listEl.clientHeight >= listEl.scrollHeight - 8;
     listEl.replaceChildren(...lines.map((l) => el("li", { "data-seq": l.seq }, l.text)));
-    if (atEnd || listEl.scrollTop === 0) listEl.scrollTop = listEl.scrollHeight;
+    if (follow) listEl.scrollTop = listEl.scrollHeight;
   }
 
   async function reload(gameId) {

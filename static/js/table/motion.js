@@ -13,7 +13,7 @@ export function snapshotBoard(root) {
   return { cards, passedTo };
 }
 
-const seatRect = (root, seat) => root.querySelector(`#players [data-seat="${seat}"]`)?.getBoundingClientRect();
+const seatRect = (root, seat) => root.querySelector(`#felt [data-seat="${seat}"]`)?.getBoundingClientRect();
 
 export function animateBoard(root, before) {
   if (reduced() || !before || !Element.prototype.animate) return;

@@ -87,9 +87,11 @@ export function renderBoard(view, names) {
   $("round").textContent = view.round ? fmt(gettext("Round %(round)s of 2"), { round: view.round }) : "";
   if ($("phase")) $("phase").textContent = phase;
 
+  const order = seatOrder(view.players.length, bottom);
   const players = $("players");
-  players.replaceChildren(...seatOrder(view.players.length, bottom).map((s) => seatEl(view, s, names, bottom)));
+  players.replaceChildren(...order.slice(0, -1).map((s) => seatEl(view, s, names, bottom)));
   players.dataset.seats = view.players.length;
+  $("seat-bottom").replaceChildren(seatEl(view, bottom, names, bottom));
 
   const ch = view.challenge || {};
   const pairs = $("challenge");
@@ -138,7 +140,9 @@ export function roundTable(view, names, r) {
   for (const h of [gettext("Player"), gettext("Feathers"), gettext("Bet"), gettext("Bet points"), gettext("Round total")]) {
     head.append(el("th", { scope: "col" }, h));
   }
-  table.append(el("thead")).append(head);
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
   const body = el("tbody");
   for (const row of roundScores(view, r)) {
     const tr = el("tr");

@@ -98,18 +98,24 @@ export function tablePage(root) {
     }
     $("prompt-text").textContent = prompt;
     $("prompt").hidden = !prompt;
-    $("hand-section").hidden = view.you === null || view.status === "waiting";
+    $("hand-section").hidden = view.you === null || view.status !== "playing";
     if (view.round_losers.length !== roundsShown) {
       roundsShown = view.round_losers.length;
       showRoundSummary();
     }
-    $("after-game").hidden = view.status !== "finished" && view.status !== "aborted";
+    const over = view.status === "finished" || view.status === "aborted";
+    const justOver = over && $("after-game").hidden;
+    $("after-game").hidden = !over;
+    if (over) $("round-summary").hidden = true;
     const resign = $("resign");
     if (resign) resign.hidden = !(view.status === "playing" && view.you !== null);
     if (myTurn && !wasMyTurn) sound.turn();
     wasMyTurn = myTurn;
     animateBoard(root, before);
-    actions.restoreFocus();
+    if (justOver && view.ranking) {
+      $("ranking-title").focus();
+      $("after-game").scrollIntoView({ block: "start" });
+    } else actions.restoreFocus();
   }
 
   render(view);
@@ -161,6 +167,7 @@ function tips(box) {
   let dismissed = false;
   try { dismissed = localStorage.getItem(key) === "1"; } catch { /* private mode */ }
   box.hidden = dismissed;
+  if (window.matchMedia("(min-width: 48rem)").matches) box.open = true;  // room to spare
   box.querySelector("[data-dismiss]")?.addEventListener("click", () => {
     box.hidden = true;
     try { localStorage.setItem(key, "1"); } catch { /* private mode */ }
