@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint deps clean
+.PHONY: run test lint deps clean messages
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -30,6 +30,15 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	source scripts/test_env.sh && $(VENV)/bin/pytest
+
+# Refresh locale/*/LC_MESSAGES/*.po from the marked strings, then compile the .mo files
+# (both are committed; needs GNU gettext: Debian's `gettext` package). See docs/i18n.md.
+MAKEMESSAGES := $(PY) manage.py makemessages -l ja -l es --add-location=file --no-obsolete \
+	-i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*'
+messages: $(STAMP)
+	$(MAKEMESSAGES) -d django
+	$(MAKEMESSAGES) -d djangojs
+	$(PY) manage.py compilemessages -i .venv
 
 clean:
 	rm -rf $(VENV) staticfiles .run

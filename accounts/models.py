@@ -1,20 +1,23 @@
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 def validate_timezone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not a known time zone.")
+        raise ValidationError(gettext("%(zone)r is not a known time zone.") % {"zone": value})
 
 
 class User(AbstractUser):
     class EmailOnTurn(models.TextChoices):
-        IMMEDIATE = "immediate", "Right away"
-        DIGEST = "digest", "In a daily digest"
-        NEVER = "never", "Never"
+        IMMEDIATE = "immediate", _("Right away")
+        DIGEST = "digest", _("In a daily digest")
+        NEVER = "never", _("Never")
 
     is_bot = models.BooleanField(default=False)
     # A temporary account made by "Play against bots": unrated, no tournaments, removed
@@ -22,10 +25,14 @@ class User(AbstractUser):
     is_guest = models.BooleanField(default=False)
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     email_on_turn = models.CharField(
-        "email me when it is my turn",
+        _("email me when it is my turn"),
         max_length=16,
         choices=EmailOnTurn.choices,
         default=EmailOnTurn.IMMEDIATE,
+    )
+    # Pages, emails and notifications in this language; blank: the browser's choice.
+    language = models.CharField(
+        _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
 
     def __str__(self) -> str:
@@ -38,7 +45,8 @@ class ApiToken(models.Model):
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(max_length=100)
     key_hash = models.CharField(max_length=64, unique=True)
-    prefix = models.CharField(max_length=16, help_text="The secret's start, to recognise it.")
+    prefix = models.CharField(max_length=16,
+                              help_text=_("The secret's start, to recognise it."))
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

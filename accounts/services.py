@@ -4,6 +4,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -51,6 +52,14 @@ def api_token_user(secret: str):
     if token.last_used is None or now - token.last_used > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used=now)
     return token.user
+
+
+def user_language_set(*, user, language: str) -> None:
+    """Store the player's language ("" follows the browser); unknown codes are refused."""
+    if language not in {"", *dict(settings.LANGUAGES)}:
+        raise ValueError(f"unknown language {language!r}")
+    user.language = language
+    user.save(update_fields=["language"])
 
 
 def user_get_or_create(*, username: str):

@@ -1,15 +1,19 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from ratings.stats import profile_context
 
 from .forms import GuestClaimForm, SettingsForm, TokenCreateForm
+from .middleware import accept_language
 from .models import User
-from .services import api_token_create, api_token_revoke, guest_claim
+from .services import api_token_create, api_token_revoke, guest_claim, user_language_set
 
 
 def profile(request, username: str):
@@ -23,9 +27,17 @@ def profile(request, username: str):
 def settings_edit(request):
     form = SettingsForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Your settings are saved.")
-        return redirect("account_settings")
+        user = form.save()
+        translation.activate(user.language or accept_language(request))
+        messages.success(request, _("Your settings are saved."))
+        response = redirect("account_settings")
+        # the switch's cookie follows the setting, so logging out keeps the language
+        if user.language:
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language,
+                                max_age=settings.LANGUAGE_COOKIE_AGE, samesite="Lax")
+        else:
+            response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+        return response
     return render(request, "accounts/settings.html", {"form": form})
 
 
@@ -48,8 +60,20 @@ def tokens(request):
 @require_POST
 def token_revoke(request, token_id: int):
     if api_token_revoke(user=request.user, token_id=token_id):
-        messages.success(request, "The token is revoked: programs using it are locked out.")
+        messages.success(request, _("The token is revoked: programs using it are locked out."))
     return redirect("account_tokens")
+
+
+
+@require_POST
+def language_switch(request):
+    """The language switch in every page's footer, for guests too (Django's set_language:
+    a cookie, then back to the page); a signed-in player's setting follows the choice."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        user_language_set(user=request.user, language=language)
+    return response
 
 
 @login_required

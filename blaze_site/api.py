@@ -5,6 +5,7 @@ Every error answers ``{"error": sentence}`` (409 adds ``"seq"``); invalid input 
 
 from functools import partial
 
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import HttpError, ValidationError
 
@@ -13,10 +14,19 @@ from games.api import game_error_response
 from games.api import router as games_router
 from games.services import GameError
 
+from .errors import too_many_json
+from .ratelimits import RateLimited
+
 api = NinjaAPI(
     title="Blaze API",
     version="1",
-    description="Play Blaze over HTTP: see spec/API.md.",
+    description=(
+        "Play Blaze over HTTP: see spec/API.md.\n\n"
+        "**Languages.** Answers are in English. Send `Accept-Language: ja` or `es` to get "
+        "the `error` sentences in Japanese or Spanish (the first of the site's languages "
+        "`en`, `ja`, `es` named in the header wins); everything else (field names, move "
+        "objects, card codes) never changes with the language."
+    ),
     urls_namespace="api-1.0.0",
     auth=api_auth,
 )
@@ -35,10 +45,12 @@ def me(request):
 
 def _validation_sentence(errors: list) -> str:
     if not errors:
-        return "the request is not valid"
+        return _("the request is not valid")
     first = errors[0]
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "data", "query", "path")]
     where = ".".join(loc)
+    if first.get("type") == "extra_forbidden":
+        return f"unknown field {where!r}: leave it out"
     return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
 
 
@@ -53,7 +65,12 @@ def _http_error(request, exc: HttpError):
                                status=exc.status_code)
 
 
+def _rate_limited(request, exc: RateLimited):
+    return too_many_json(exc.message, exc.retry_after)
+
+
 api.add_exception_handler(ValidationError, _validation_error)
+api.add_exception_handler(RateLimited, _rate_limited)
 api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(GameError, partial(game_error_response, api))
 api.add_router("/games", games_router)

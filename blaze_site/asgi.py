@@ -12,6 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from .body_limit import BodyLimitMiddleware  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def _allowed_origins() -> list[str]:
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimitMiddleware(django_asgi_app, settings.BLAZE_MAX_BODY_BYTES),
         "websocket": ProgramsOrAllowedOrigins(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_origins()
         ),

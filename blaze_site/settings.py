@@ -4,10 +4,13 @@ BLAZE_ENV=production (or DJANGO_SETTINGS_MODULE=blaze_site.settings_prod) turns 
 secure defaults; the development defaults (SQLite, console email) are only for a first run.
 """
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
+from . import queues
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -23,11 +26,22 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production"
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
+                    or SECRET_KEY.startswith("django-insecure-")):
+    # Django's own rule (check security.W009): sessions and reset links are signed with it.
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: use at least 50 random characters, e.g. the output of "
+        "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'.")
 
 _DEV_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else _DEV_HOSTS)
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when BLAZE_ENV=production.")
+if not DEBUG and any(host.strip() in ("*", ".") for host in ALLOWED_HOSTS):
+    # A wildcard answers any Host header: links in mail and password resets could point
+    # at an attacker's domain.
+    raise ImproperlyConfigured(
+        "ALLOWED_HOSTS must name the site's own hosts (e.g. blaze.example), not '*'.")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -41,7 +55,10 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "ninja",
+    "django_ratelimit",
+    "csp",
     "accounts",
     "games",
     "ratings",
@@ -51,15 +68,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "blaze_site.errors.ErrorAnswersMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "blaze_site.security.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.staff_mfa.StaffTwoFactorMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "blaze_site.urls"
@@ -73,6 +96,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.middleware.current_timezone",
@@ -111,6 +135,17 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", default=True)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blaze] "
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "blaze", "api", "system"]
+# Two-factor sign-in (allauth.mfa): an authenticator app's codes, and recovery codes.
+# Staff must set it up before /admin/ opens (accounts/middleware.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Blaze online"
+# Behind a reverse proxy every request comes from the proxy's address: the client's is in
+# X-Forwarded-For (README "Behind a proxy"). Login, sign-up and password-reset limits and
+# the site's per-address limits read the client's address the same way (allauth's).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("ALLAUTH_TRUSTED_CLIENT_IP_HEADER", default="") or None
+if not 0 <= ALLAUTH_TRUSTED_PROXY_COUNT <= 5:
+    raise ImproperlyConfigured("ALLAUTH_TRUSTED_PROXY_COUNT must be from 0 to 5.")
 
 # Mail: EMAIL_URL, e.g. smtp+tls://user:password@mail.example:587, or the plain EMAIL_HOST,
 # EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS; console by default.
@@ -134,7 +169,9 @@ else:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
 # Links in mail (e.g. "your tournament table is ready") start with this.
-SITE_URL = env_url("SITE_URL", default="http://localhost:8000", schemes={"http", "https"})
+# Unset, it follows PORT (make run's port), so links reach this checkout's site.
+SITE_URL = env_url("SITE_URL", default=f"http://localhost:{env.int('PORT', default=8000)}",
+                   schemes={"http", "https"})
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Blaze online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -142,6 +179,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # it: in-process channel layer, Celery tasks run eagerly (scripts decide when Redis is down).
 REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"redis", "rediss"})
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
+CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 else:
@@ -149,8 +187,7 @@ else:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # Several sites may share one Redis: their groups must not meet.
-            "CONFIG": {"hosts": [REDIS_URL],
-                       "prefix": env.str("CHANNEL_LAYER_PREFIX", default="blaze")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
 
@@ -159,9 +196,38 @@ CELERY_TASK_ALWAYS_EAGER = BLAZE_INMEMORY or env_bool("CELERY_TASK_ALWAYS_EAGER"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Bot turns, clocks and mail each on a queue of their own (blaze_site/queues.py); a bare
+# `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
+CELERY_TASK_QUEUES = [Queue(name) for name in queues.queue_names(CELERY_TASK_DEFAULT_QUEUE)]
+CELERY_TASK_ROUTES = queues.task_routes(CELERY_TASK_DEFAULT_QUEUE)
+# Every task is idempotent, so a task is acknowledged once it has run, and a worker that
+# dies mid-task (SIGKILL, out of memory) leaves it to run again instead of losing it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # an idle worker takes the next task, not a busy one
+# Redis hands an unacknowledged task to another worker after this many seconds. It must
+# outlast the longest countdown (a live deadline check, 15 min ahead at most) plus the
+# longest run (a bot task, 400 moves at most), or countdown tasks run twice (harmless but
+# wasted). A task whose whole worker died also waits this long: for bot turns and live
+# clocks the watchdog below comes first; mail, ratings and rounds can wait.
+CELERY_BROKER_VISIBILITY_TIMEOUT = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=1800)
+if CELERY_BROKER_VISIBILITY_TIMEOUT < 1500:
+    raise ImproperlyConfigured(
+        "CELERY_BROKER_VISIBILITY_TIMEOUT must be at least 1500 s: a live deadline check "
+        "waits up to 900 s and a bot task runs up to a few minutes.")
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_BROKER_VISIBILITY_TIMEOUT}
+# The watchdog: every WATCHDOG_SECONDS a sweep of the rows requeues what a lost task left
+# waiting (bot turns, live clocks), so neither a dead worker nor an emptied broker stalls a
+# game for longer. A bot turn counts as lost after its pause and thinking time plus this.
+BLAZE_WATCHDOG_SECONDS = env.float("BLAZE_WATCHDOG_SECONDS", default=5.0)
+if not 1 <= BLAZE_WATCHDOG_SECONDS <= 60:
+    raise ImproperlyConfigured("BLAZE_WATCHDOG_SECONDS must be from 1 to 60.")
 CELERY_BEAT_SCHEDULE: dict = {
-    # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks).
-    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep", "schedule": 30.0},
+    # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
+    # correspondence clocks, and live ones whose deadline check was lost.
+    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep",
+                     "schedule": BLAZE_WATCHDOG_SECONDS},
+    "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
     "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
@@ -191,8 +257,15 @@ if not 0 <= DIGEST_HOUR <= 23:
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Sites sharing one Redis keep their keys apart, as their channel groups.
+CACHES["default"].setdefault("KEY_PREFIX", CHANNEL_LAYER_PREFIX)
 
-LANGUAGE_CODE = "en-us"
+# The site speaks English, Japanese and Spanish: the account's `language`, else the
+# language switch's cookie, else Accept-Language, else English (accounts/middleware.py).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ja", "日本語"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["blaze_site.formats"]  # dates as each language writes them
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -217,6 +290,63 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+
+# Content-Security-Policy (django-csp): scripts only from our own files, never inline
+# (templates pass data in data-* attributes or json_script). Styles may be inline.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],  # data: the QR code of the two-factor setup
+        "connect-src": ["'self'"],  # the API and the game's WebSocket, same origin
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Pages and answers that show secrets or hidden cards are never stored by a browser or
+# proxy cache: account pages (new API tokens, two-factor codes), the API, game tables.
+BLAZE_NO_STORE_PREFIXES = ["/account/", "/api/", "/games/"]
+
+# ---- abuse limits: request sizes, quotas and rate limits (README "Limits") ---------------
+# A record is at most this many bytes (the API's import body, the page's upload or paste).
+BLAZE_MAX_RECORD_BYTES = env.int("BLAZE_MAX_RECORD_BYTES", default=1_000_000)
+# Any request body: a record plus room for a multipart form around it. Bigger bodies are
+# refused before they are read (blaze_site/body_limit.py); Django's own cap is the same.
+BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_BYTES + 65_536)
+DATA_UPLOAD_MAX_MEMORY_SIZE = BLAZE_MAX_BODY_BYTES
+# Replays answer at most this many plies a page.
+BLAZE_REPLAY_PAGE_SIZE = env.int("BLAZE_REPLAY_PAGE_SIZE", default=500)
+# Quotas, counted in the database: tables a user created that still wait for players, and
+# strong-bot seats at the user's unfinished tables (each strong decision costs ~1 s of CPU).
+BLAZE_MAX_WAITING_TABLES = env.int("BLAZE_MAX_WAITING_TABLES", default=5)
+BLAZE_MAX_STRONG_BOT_SEATS = env.int("BLAZE_MAX_STRONG_BOT_SEATS", default=4)
+# Rates "N/s|m|h|d", counted in the cache per user (per IP for anonymous requests).
+BLAZE_RATE_LIMITS = {
+    "game_create": env.str("BLAZE_RATE_GAME_CREATE", default="30/h"),
+    "record_import": env.str("BLAZE_RATE_RECORD_IMPORT", default="50/d"),
+    # Generous: one move per turn, even from a fast program playing many games, fits.
+    "move": env.str("BLAZE_RATE_MOVE", default="20/s"),
+    "guest": env.str("BLAZE_RATE_GUEST", default="20/h"),
+}
+for _name, _rate in BLAZE_RATE_LIMITS.items():
+    if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):
+        raise ImproperlyConfigured(
+            f"BLAZE_RATE_{_name.upper()}={_rate!r} must be a rate like 30/h (s, m, h or d).")
+for _name in ("BLAZE_MAX_RECORD_BYTES", "BLAZE_MAX_BODY_BYTES", "BLAZE_REPLAY_PAGE_SIZE",
+              "BLAZE_MAX_WAITING_TABLES", "BLAZE_MAX_STRONG_BOT_SEATS"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"{_name} must be a positive number.")
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_IP_META_KEY = "blaze_site.ratelimits.client_ip"
+# django-ratelimit warns about Django's own RedisCache, which does increment atomically.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+if not PRODUCTION:
+    # One process in development: the local-memory cache is enough. Production keeps the
+    # check (django_ratelimit.E003): limits must live in a cache all processes share.
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
 
 LOGGING = {
     "version": 1,

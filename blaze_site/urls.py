@@ -1,9 +1,17 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from games import views as game_views
 
 from .api import api
+
+# Staff sign in through the site's login: its rate limits and two-factor step apply.
+admin.site.login = secure_admin_login(admin.site.login)
+
+# allauth's rate limits (login, sign-up, password reset) answer through this.
+handler429 = "blaze_site.errors.handler429"
 
 urlpatterns = [
     path("", game_views.home, name="home"),
@@ -11,6 +19,8 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
+    # gettext()/ngettext() for static/js, in the page's language (no inline script: CSP)
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("correspondence.urls")),

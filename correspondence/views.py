@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -27,7 +28,7 @@ def notification_list(request):
 @require_POST
 def email_resubscribe(request):
     services.email_resubscribe(user=request.user)
-    messages.success(request, "Game emails are on again. Choose when in your settings.")
+    messages.success(request, _("Game emails are on again. Choose when in your settings."))
     return redirect("notifications")
 
 
@@ -58,8 +59,8 @@ def vacation(request):
         except services.ClockError as e:
             form.add_error(None, e.message)
         else:
-            messages.success(request, "Vacation saved: your correspondence clocks will stand "
-                                      "still during it.")
+            messages.success(request, _("Vacation saved: your correspondence clocks will "
+                                        "stand still during it."))
             return redirect("vacation")
     year = timezone.now().year
     context = {
@@ -81,5 +82,5 @@ def vacation_cancel(request, vacation_id: int):
     except services.ClockError as e:
         messages.error(request, e.message)
     else:
-        messages.success(request, "Vacation cancelled.")
+        messages.success(request, _("Vacation cancelled."))
     return redirect("vacation")

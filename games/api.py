@@ -3,9 +3,12 @@
 import json
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 from pydantic import BaseModel, ConfigDict, StrictInt
+
+from blaze_site.ratelimits import rate_limit_check
 
 from . import services
 from .models import Game
@@ -18,6 +21,7 @@ from .selectors import (
     game_summary,
     game_view_for,
 )
+from .visibility import can_watch, invite_given
 
 router = Router(tags=["games"])
 
@@ -37,6 +41,8 @@ class PlayerOut(BaseModel):
     bot: bool
     bot_level: str | None = None
     open: bool = False
+    abandoned: bool = Field(False, description="the player left (resigned or timed out "
+                            "three times in a row): a bot plays the seat, the player ranks last")
     hand_size: int | None
     feathers: list[int]
 
@@ -64,10 +70,20 @@ class GameView(BaseModel):
     scores: list[int] | None
     round_losers: list[int]
     ranking: list[int] | None
+    final_ranking: list[int] | None = Field(
+        None, description="seats best first as the site counts them: the ranking, with "
+        "players who left the game last (ratings and tournaments use this)")
     options: dict[str, Any] | None = Field(None, description="only when the game waits on you")
 
 
-class GameCreateIn(Schema):
+class StrictIn(Schema):
+    """A request body: unknown fields are refused, naming the field (a typo such as
+    "privat" must not silently make a public table)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameCreateIn(StrictIn):
     players: StrictInt = Field(..., ge=3, le=5)
     bots: list[str] = Field(default_factory=list, description='levels: "random", "basic", "strong"')
     rated: bool = False
@@ -77,12 +93,12 @@ class GameCreateIn(Schema):
     )
 
 
-class MoveIn(Schema):
+class MoveIn(StrictIn):
     seq: StrictInt = Field(..., description="the game's seq you saw")
     move: Any = Field(..., description="a RECORD.md move object without seat")
 
 
-class BotIn(Schema):
+class BotIn(StrictIn):
     level: str = "basic"
 
 
@@ -119,22 +135,40 @@ class LogOut(Schema):
 class ReplayOut(Schema):
     id: int
     players: list[str]
-    moves: list[dict[str, Any]]
-    log: list[LogLine] = Field(..., description="every move in words, as on the table")
+    total_moves: int = Field(..., description="moves in the whole game")
+    start: int = Field(..., description="the ply of this page's first view")
+    next: int | None = Field(..., description="start of the next page, null on the last")
+    moves: list[dict[str, Any]] = Field(..., description="the moves numbered start, start+1, …")
+    log: list[LogLine] = Field(
+        ..., description="the moves of this page in words, as on the table")
     views: list[dict[str, Any]] = Field(
-        ..., description="spectator views after each ply, with hands"
+        ..., description="spectator views after plies start, start+1, … (0 = the deal), "
+                         "with hands; move k leads from view k to view k+1"
     )
 
 
-def _game(game_id: int) -> Game:
+class ReplayPage(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    start: int = Field(0, ge=0, description="the first ply of the page")
+    limit: int = Field(500, ge=1, le=500, description="plies a page (at most 500)")
+    invite: str = Field("", description="the invite code of a private table")
+
+
+TOO_MANY = {429: ErrorOut}
+
+
+def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
+    """The game if this user may watch it (games.visibility); else 404, as if missing."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    invite = invite_given(getattr(request, "session", None), game_id, invite)
+    if game is None or not can_watch(game, request.auth, invite=invite):
         raise services.GameNotFound()
     return game
 
 
-def _finished_game(game_id: int) -> Game:
-    game = _game(game_id)
+def _finished_game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
+    game = _game(request, game_id, invite)
     if game.status != Game.FINISHED:
         raise services.Forbidden("the record is available once the game is finished")
     return game
@@ -148,23 +182,32 @@ def game_list(request: HttpRequest):
     }
 
 
-@router.post("", response={201: GameView, 400: ErrorOut},
-             exclude_unset=True, summary="Create a table")
+@router.post("", response={201: GameView, 400: ErrorOut, **TOO_MANY},
+             exclude_unset=True, summary="Create a table",
+             description="429 (with Retry-After) past the hourly rate of new tables, the "
+                         "number of tables waiting for players or of strong bots at once.")
 def game_create(request: HttpRequest, data: GameCreateIn):
+    rate_limit_check(request, "game_create")
     game = services.game_create(
         creator=request.auth, players=data.players, time_control=data.time_control,
-        rated=data.rated, private=data.private, bots=data.bots,
+        rated=data.rated, private=data.private, bots=data.bots, quotas=True,
     )
     return Status(201, game_view_for(game, request.auth))
 
 
-@router.post("/import", response={201: GameView, 400: ErrorOut},
+@router.post("/import", response={201: GameView, 400: ErrorOut, 413: ErrorOut, **TOO_MANY},
              exclude_unset=True,
              summary="Import a blaze-record/1 as a finished, replayable analysis copy",
+             description="A record is at most 1 MB (413 past that) and as many moves as a "
+                         "game on the site; 429 (with Retry-After) past the daily imports.",
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": {"type": "object",
                                                  "description": "a blaze-record/1"}}}}})
 def game_import(request: HttpRequest):
+    rate_limit_check(request, "record_import")
+    cap = settings.BLAZE_MAX_RECORD_BYTES
+    if _content_length(request) > cap or len(request.body) > cap:  # the header first
+        return Status(413, {"error": _too_big_sentence()})
     try:
         record = json.loads(request.body)
     except (ValueError, RecursionError):
@@ -175,8 +218,8 @@ def game_import(request: HttpRequest):
 
 @router.get("/{int:game_id}", response={200: GameView, 404: ErrorOut},
              exclude_unset=True, summary="My view")
-def game_detail(request: HttpRequest, game_id: int):
-    return game_view_for(_game(game_id), request.auth)
+def game_detail(request: HttpRequest, game_id: int, invite: str = ""):
+    return game_view_for(_game(request, game_id, invite), request.auth)
 
 
 @router.post("/{int:game_id}/join", response={200: GameView, 403: ErrorOut, 404: ErrorOut},
@@ -196,21 +239,26 @@ def game_leave(request: HttpRequest, game_id: int):
 
 
 @router.post("/{int:game_id}/bots",
-             response={200: GameView, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+             response={200: GameView, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, **TOO_MANY},
              exclude_unset=True,
              summary="Fill a free seat with a bot (the table's creator)")
 def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
-    game = services.game_add_bot(game_id=game_id, user=request.auth, level=data.level)
+    game = services.game_add_bot(game_id=game_id, user=request.auth, level=data.level,
+                                 quotas=True)
     return game_view_for(game, request.auth)
 
 
 @router.post(
     "/{int:game_id}/moves",
-    response={200: GameView, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: StaleOut},
-             exclude_unset=True,
+    response={200: GameView, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: StaleOut,
+              **TOO_MANY},
+    exclude_unset=True,
     summary="Make a move",
+    description="429 (with Retry-After) only for many moves a second: far more than one "
+                "move a turn in every game one plays.",
 )
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
+    rate_limit_check(request, "move")
     game = services.move_play(game_id=game_id, user=request.auth, seq=data.seq, move=data.move)
     return game_view_for(game, request.auth)
 
@@ -222,21 +270,64 @@ def game_log_get(request: HttpRequest, game_id: int):
     return {"seq": game.seq, "lines": game_log(game, request.auth)}
 
 
+@router.post(
+    "/{int:game_id}/resign",
+    response={200: GameView, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+    exclude_unset=True,
+    summary="Resign: the built-in bot plays your seat on and you rank last",
+    openapi_extra={"requestBody": {"required": False, "content": {"application/json": {
+        "schema": {"type": "object", "additionalProperties": False, "maxProperties": 0,
+                   "description": "nothing, or {}"}}}}},
+)
+def game_resign(request: HttpRequest, game_id: int):
+    _no_fields(request)
+    game = services.game_resign(game_id=game_id, user=request.auth)
+    return game_view_for(game, request.auth)
+
+
+def _no_fields(request: HttpRequest) -> None:
+    """An action that takes no input accepts an empty body or {}, and nothing else."""
+    if not request.body.strip():
+        return
+    try:
+        body = json.loads(request.body)
+    except (ValueError, RecursionError):
+        raise services.BadRequest("the body is not JSON: send {} or nothing") from None
+    if body != {}:
+        raise services.BadRequest("this action takes no fields: send {} or nothing")
+
+
 @router.get("/{int:game_id}/record",
             response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut},
             summary="The blaze-record/1 of a finished game")
-def game_record_get(request: HttpRequest, game_id: int):
-    return game_record(_finished_game(game_id))
+def game_record_get(request: HttpRequest, game_id: int, invite: str = ""):
+    return game_record(_finished_game(request, game_id, invite))
 
 
 @router.get("/{int:game_id}/replay", response={200: ReplayOut, 403: ErrorOut, 404: ErrorOut},
-            summary="Spectator views after every ply of a finished game")
-def game_replay_get(request: HttpRequest, game_id: int):
-    return game_replay(_finished_game(game_id))
+            summary="Spectator views after every ply of a finished game, a page at a time")
+def game_replay_get(request: HttpRequest, game_id: int, page: Query[ReplayPage]):
+    limit = min(page.limit, settings.BLAZE_REPLAY_PAGE_SIZE)
+    game = _finished_game(request, game_id, page.invite)
+    return game_replay(game, start=page.start, limit=limit)
+
+
+def _content_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _too_big_sentence() -> str:
+    return f"a record may be at most {settings.BLAZE_MAX_RECORD_BYTES:,} bytes"
 
 
 def game_error_response(api, request, exc: services.GameError):
     body = {"error": exc.message}
     if isinstance(exc, services.StaleSeq):
         body["seq"] = exc.current
-    return api.create_response(request, body, status=exc.status)
+    response = api.create_response(request, body, status=exc.status)
+    if exc.retry_after is not None:
+        response["Retry-After"] = str(exc.retry_after)
+    return response

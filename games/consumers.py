@@ -1,5 +1,7 @@
 """Live updates for one game: each connection gets its own user's view, never a relay."""
 
+from urllib.parse import parse_qs
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -8,6 +10,7 @@ from correspondence.presence import apresence_leave, apresence_touch
 from . import messages
 from .models import Game
 from .selectors import game_view_for
+from .visibility import can_watch, invite_given
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -19,6 +22,16 @@ def _view_for(game_id: int, user) -> dict | None:
     return None if game is None else game_view_for(game, user)
 
 
+@database_sync_to_async
+def _watchable(game_id: int, user, scope) -> bool:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return False
+    given = parse_qs(scope.get("query_string", b"").decode("latin1")).get("invite", [""])[0]
+    invite = invite_given(scope.get("session"), game_id, given)
+    return can_watch(game, user, invite=invite)
+
+
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """ws/games/<id>/: sends {"type": "view", ...} on connect and after every change."""
 
@@ -27,15 +40,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.group = messages.group_name(self.game_id)
         self.last_seq = -1
         user = self.scope.get("user")
-        if self.scope.get("token_invalid") or user is None or not user.is_authenticated:
+        if self.scope.get("token_invalid"):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        if not await database_sync_to_async(Game.objects.filter(pk=self.game_id).exists)():
-            await self.close(code=CLOSE_NOT_FOUND)
+        if not await _watchable(self.game_id, user, self.scope):
+            # Anonymous visitors may watch public games only; a game one may not watch
+            # is as good as missing.
+            anonymous = user is None or not user.is_authenticated
+            await self.close(code=CLOSE_UNAUTHORIZED if anonymous else CLOSE_NOT_FOUND)
             return
         await self.accept()
         # An open table means no "your turn" email for this game (correspondence).
-        await apresence_touch(user.pk, self.game_id)
+        if user is not None and user.is_authenticated:
+            await apresence_touch(user.pk, self.game_id)
         # Join before reading, so a change between the two is not missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self._send_view()
@@ -49,7 +66,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
-        await apresence_touch(self.scope["user"].pk, self.game_id)
+        if self.scope["user"].is_authenticated:
+            await apresence_touch(self.scope["user"].pk, self.game_id)
         if kind == messages.SYNC:
             await self._send_view(force=True)
         elif kind == messages.PING:

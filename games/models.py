@@ -53,6 +53,9 @@ BOT_NAMES = {"random": "Random bot", "basic": "Basic bot", "strong": "Strong bot
 
 class Seat(models.Model):
     BOT_LEVELS = ["random", "basic", "strong"]
+    # The bot that takes over a seat whose player left (timeouts, resigning).
+    TAKEOVER_BOT_LEVEL = "basic"
+    RESIGNED, TIMEOUTS = "resigned", "timeouts"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -65,6 +68,14 @@ class Seat(models.Model):
     )
     # An imported record names players that need not be users.
     name = models.CharField(max_length=150, blank=True, default="")
+    # The one record that the player left the game (resigned, or timed out three times in
+    # a row): a bot plays the seat on, and the player ranks last whatever it scores.
+    abandoned = models.BooleanField(default=False)
+    abandoned_reason = models.CharField(
+        max_length=10, blank=True, default="",
+        choices=[("", ""), (RESIGNED, RESIGNED), (TIMEOUTS, TIMEOUTS)],
+    )
+    abandoned_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]

@@ -7,10 +7,13 @@ The `Move` rows are the truth. The state cache below is only a cache: keyed by
 from collections import OrderedDict
 from threading import Lock
 
+from django.db import transaction
 from django.db.models import Q
 
 from .engine import State, export_record, state_from_deal, view
 from .models import Game, Move, Seat
+from .narration import lines_for, move_events
+from .standing import standing_order
 
 _CACHE_SIZE = 256
 _cache: OrderedDict = OrderedDict()
@@ -29,6 +32,13 @@ def state_cache_put(game_id: int, seq: int, state: State) -> None:
         _cache.move_to_end((game_id, seq))
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
+
+
+def state_cache_put_on_commit(game_id: int, seq: int, state: State) -> None:
+    """Remember a state once the transaction that produced it commits (at once outside a
+    transaction): a rolled-back move must never be served, nor a state read from rows
+    another transaction may still roll back."""
+    transaction.on_commit(lambda: state_cache_put(game_id, seq, state))
 
 
 def _cache_get(game_id: int, seq: int):
@@ -66,14 +76,13 @@ def game_state(game: Game) -> State | None:
     state = _cache_get(game.pk, game.seq)
     if state is None:
         state = game_state_rebuild(game)
-        state_cache_put(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state)
     return state
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
     """The facts of every move of the log (games.narration), as (seq after the move,
     events) pairs; `upto`: only the first `upto` moves."""
-    from .narration import move_events
 
     if game.deal is None:
         return []
@@ -85,7 +94,6 @@ def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[
 
 def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
     """The facts of the game's latest move, from the cached state before it."""
-    from .narration import move_events
 
     if game.deal is None or game.seq == 0:
         return []
@@ -105,7 +113,6 @@ def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
 
 def game_log(game: Game, user) -> list[dict]:
     """Every move in words for this user (hidden information stays hidden)."""
-    from .narration import lines_for
 
     seats = game_seats(game)
     return lines_for(game_events(game), seat_names(seats), seat_of(seats, user))
@@ -141,6 +148,7 @@ def _player(seat: Seat | None, state: State | None, index: int, name: str) -> di
         "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
         "bot_level": seat.bot_level if seat else None,
         "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
+        "abandoned": bool(seat and seat.abandoned),
         "hand_size": len(state.hands[index]) if state else None,
         "feathers": state.feathers_taken()[index] if state else [],
     }
@@ -153,6 +161,16 @@ _EMPTY_VIEW = {
     "known": [], "bets": None, "past_bets": [], "scores": None, "round_losers": [],
     "finished": False, "ranking": None,
 }
+
+
+def game_final_ranking(game: Game, seats: list[Seat] | None = None) -> list[int] | None:
+    """The seats best first as the site counts them (games.standing: those who left the
+    game last); None until the game has a result."""
+    ranking = (game.result or {}).get("ranking")
+    if not ranking:
+        return None
+    seats = game_seats(game) if seats is None else seats
+    return standing_order(ranking, {s.index for s in seats if s.abandoned})
 
 
 def game_view_for(game: Game, user) -> dict:
@@ -184,12 +202,12 @@ def game_view_for(game: Game, user) -> dict:
         time_control=game.time_control,
         imported=game.imported,
         created_by=game.created_by.username if game.created_by_id else None,
+        final_ranking=game_final_ranking(game, seats),
     )
     from correspondence.services import clock_view  # correspondence builds on games
 
     result.update(clock_view(game))
     # The latest move in words (the whole log: GET /api/v1/games/{id}/log).
-    from .narration import lines_for
 
     result["log"] = lines_for(_last_move_events(game), seat_names(seats), you) \
         if game.imported is False else []
@@ -233,19 +251,6 @@ def game_list_live(*, limit: int = 20) -> list[Game]:
     )
 
 
-def game_watchable(game: Game, user, *, invite: str = "") -> bool:
-    """Who may look at a game's pages: anyone (no account needed) when it is public; for a
-    private one, its creator, its players and whoever holds the invite link."""
-    import secrets
-
-    if not game.private:
-        return True
-    if user is not None and getattr(user, "is_authenticated", False) and (
-            game.created_by_id == user.pk or game.seats.filter(user=user).exists()):
-        return True
-    return bool(invite) and secrets.compare_digest(invite, game.invite_code)
-
-
 def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
     """The user's games, those waiting on the user first, then the most recent."""
     games = list(
@@ -279,22 +284,36 @@ def game_record(game: Game) -> dict:
     return export_record(game_state(game), names, meta)
 
 
-def game_replay(game: Game) -> dict:
-    """Spectator views after each ply (0 = the deal) of a finished game, with all hands
-    (the record shows them anyway) and the moves between them."""
+def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
+    """One page of a finished game's replay: spectator views after plies start … start+limit-1
+    (0 = the deal) with all hands (the record shows them anyway), and the moves with those
+    seq numbers (move k leads from view k to view k+1). Only the page is held in memory."""
     state = initial_state(game.deal)
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("payload", flat=True))
-    frames = [{**view(state, None), "hands": [sorted(h) for h in state.hands]}]
-    for move in moves:
-        state.apply(move)
-        frames.append({**view(state, None), "hands": [sorted(h) for h in state.hands]})
-    from .narration import lines_for
+    end = min(start + limit, game.seq + 1)  # plies 0..seq exist
+    frames, moves, events = [], [], []
 
+    def frame() -> dict:
+        return {**view(state, None), "hands": [sorted(h) for h in state.hands]}
+
+    if start == 0:
+        frames.append(frame())
+    payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
+                .values_list("seq", "payload"))
+    for seq, move in payloads.iterator(chunk_size=500):
+        page_events = move_events(state, move)  # applies the move, telling what it did
+        if seq >= start:
+            moves.append(move)
+            events.append((seq + 1, page_events))
+        if start <= seq + 1 < end:
+            frames.append(frame())
     names = seat_names(game_seats(game))
     return {
         "id": game.pk,
         "players": names,
+        "total_moves": game.seq,
+        "start": start,
+        "next": end if end <= game.seq else None,
         "moves": moves,
         "views": frames,
-        "log": lines_for(game_events(game), names, None),
+        "log": lines_for(events, names, None),
     }

@@ -25,7 +25,8 @@ from ratings.tasks import rating_update as rating_update_task
 from . import engine, messages
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
-from .selectors import game_state, initial_state, state_cache_put
+from .selectors import game_state, initial_state, state_cache_put_on_commit
+from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
@@ -38,6 +39,7 @@ class GameError(Exception):
     """A refused request; `status` is the HTTP status the API answers with."""
 
     status = 400
+    retry_after: int | None = None  # seconds, for the Retry-After header
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -55,26 +57,34 @@ class IllegalMove(GameError):
 class GameNotFound(GameError):
     status = 404
 
-    def __init__(self, message: str = "no such game"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or _("no such game"))
 
 
 class NotAPlayer(GameError):
     status = 403
 
-    def __init__(self, message: str = "you are not a player of this game"):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or _("you are not a player of this game"))
 
 
 class Forbidden(GameError):
     status = 403
 
 
+class QuotaExceeded(GameError):
+    """Too many open tables or strong bots at once; trying later may work."""
+
+    status = 429
+    retry_after = 60
+
+
 class StaleSeq(GameError):
     status = 409
 
     def __init__(self, current: int):
-        super().__init__(f"seq is not the game's current seq {current}: fetch the game again")
+        super().__init__(_("seq is not the game's current seq %(seq)s: fetch the game again")
+                         % {"seq": current})
         self.current = current
 
 
@@ -93,20 +103,23 @@ def _clean_time_control(time_control) -> dict:
     if time_control is None:
         return dict(DEFAULT_TIME_CONTROL)
     if not isinstance(time_control, dict) or time_control.get("kind") not in TIME_CONTROL_KINDS:
-        raise BadRequest('time_control must be an object with "kind": "live" or "correspondence"')
+        raise BadRequest(
+            _('time_control must be an object with "kind": "live" or "correspondence"'))
     try:
         return time_control_clean(time_control)
     except ClockError as e:
-        raise BadRequest(f"time_control: {e.message}") from None
+        raise BadRequest(_("time_control: %(why)s") % {"why": e.message}) from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
     bots = list(bots or [])
     for level in bots:
         if level not in Seat.BOT_LEVELS:
-            raise BadRequest(f"unknown bot level {level!r}: use one of random, basic, strong")
+            raise BadRequest(_("unknown bot level %(level)r: use one of random, basic, strong")
+                             % {"level": level})
     if len(bots) > players - 1:
-        raise BadRequest(f"at most {players - 1} bots fit at a table of {players}")
+        raise BadRequest(_("at most %(bots)d bots fit at a table of %(players)d")
+                         % {"bots": players - 1, "players": players})
     return bots
 
 
@@ -171,13 +184,40 @@ def game_abort_stalled(*, game_id: int) -> bool:
 # ---- creating and filling tables --------------------------------------------------------
 
 
+def _quotas_check(user, *, new_table: bool, bots) -> None:
+    """Refuse a user's request past their quotas (settings.BLAZE_MAX_*). Call inside the
+    transaction: the user's row lock makes two simultaneous requests count one by one."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if new_table:
+        waiting = Game.objects.filter(created_by=user, status=Game.WAITING).count()
+        if waiting >= settings.BLAZE_MAX_WAITING_TABLES:
+            raise QuotaExceeded(
+                f"you already have {waiting} tables waiting for players: start or leave "
+                "one before you open another")
+    strong = sum(1 for level in bots if level == "strong")
+    if strong:
+        seated = Seat.objects.filter(
+            game__created_by=user, game__status__in=[Game.WAITING, Game.PLAYING],
+            bot_level="strong",
+        ).count()
+        if seated + strong > settings.BLAZE_MAX_STRONG_BOT_SEATS:
+            raise QuotaExceeded(
+                f"at most {settings.BLAZE_MAX_STRONG_BOT_SEATS} strong bots may play at "
+                "your tables at once: finish a game with them first")
+
+
 def game_create(
     *, creator, players: int, time_control=None, rated: bool = False, private: bool = False,
-    bots=None,
+    bots=None, quotas: bool = False,
 ) -> Game:
-    """A new table with the creator in seat 0 and the bots after; starts when full."""
+    """A new table with the creator in seat 0 and the bots after; starts when full.
+
+    `quotas`: hold a person's request to their quotas (tournament tables are not)."""
     if type(players) is not int or not 3 <= players <= 5:
-        raise BadRequest("players must be 3, 4 or 5")
+        raise BadRequest(_("players must be 3, 4 or 5"))
     time_control = _clean_time_control(time_control)
     # Bots may sit at rated tables: they have ratings too (ratings/), so people can
     # measure themselves against them.
@@ -185,6 +225,8 @@ def game_create(
     if rated and creator.is_guest:
         raise BadRequest(_("guests play unrated games: sign up to play rated ones"))
     with transaction.atomic():
+        if quotas:
+            _quotas_check(creator, new_table=1 + len(bots) < players, bots=bots)
         game = Game.objects.create(
             players=players, time_control=time_control, rated=bool(rated),
             private=bool(private), invite_code=secrets.token_urlsafe(12) if private else "",
@@ -206,11 +248,11 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
         if game.seats.filter(user=user).exists():
             return game  # joining twice changes nothing
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         if game.rated and user.is_guest:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
         if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
-            raise Forbidden("this table is private: you need its invite link")
+            raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game
 
@@ -281,15 +323,17 @@ def _seat_next(game: Game, **seat_fields) -> None:
     transaction.on_commit(lambda: _after_change(game.pk, game.seq))
 
 
-def game_add_bot(*, game_id: int, user, level: str) -> Game:
+def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Game:
     """The table's creator fills a free seat with a bot."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise Forbidden("only the table's creator can add bots")
+            raise Forbidden(_("only the table's creator can add bots"))
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         _clean_bots([level], game.players)
+        if quotas:
+            _quotas_check(user, new_table=False, bots=[level])
         _seat_next(game, bot_level=level)
     return game
 
@@ -302,7 +346,7 @@ def game_leave(*, game_id: int, user) -> Game:
         if seat is None:
             raise NotAPlayer()
         if game.status != Game.WAITING:
-            raise Forbidden("you cannot leave a game that has started")
+            raise Forbidden(_("you cannot leave a game that has started"))
         seat.delete()
         if not game.seats.filter(user__isnull=False).exists():
             game.status = Game.ABORTED
@@ -319,9 +363,9 @@ def game_start(*, game_id: int) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.WAITING:
-            raise Forbidden("this game has already started")
+            raise Forbidden(_("this game has already started"))
         if game.seats.count() != game.players:
-            raise Forbidden("the game starts when every seat is taken")
+            raise Forbidden(_("the game starts when every seat is taken"))
         _start(game)
         transaction.on_commit(lambda: _after_change(game.pk, game.seq))
     return game
@@ -344,7 +388,7 @@ def _start(game: Game) -> None:
     state = initial_state(game.deal)
     game.waiting_on = state.waiting_on
     game.save()
-    state_cache_put(game.pk, 0, state)
+    state_cache_put_on_commit(game.pk, 0, state)
     clocks_start(game)
 
 
@@ -361,9 +405,9 @@ def move_play(
     StaleSeq or IllegalMove; on success the move is in the log and `seq` bumped.
     """
     if not isinstance(move, dict):
-        raise IllegalMove("a move must be a JSON object")
+        raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
-        raise IllegalMove('a move must not name its "seat": the server fills it in')
+        raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
     with transaction.atomic():
         game = _locked_game(game_id)
         if bot_seat is not None:
@@ -375,13 +419,14 @@ def move_play(
         if type(seq) is not int or seq != game.seq:
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
-            raise IllegalMove(f"the game is {game.status}, not being played")
+            raise IllegalMove(_("the game is %(status)s, not being played")
+                              % {"status": status_word(game.status)})
         state = game_state(game).clone()
         full = {**move, "seat": seat.index}
         try:
             state.apply(full)
         except engine.IllegalMove as e:
-            raise IllegalMove(str(e)) from None
+            raise IllegalMove(say(e.sentence)) from None
         Move.objects.create(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
@@ -402,9 +447,44 @@ def move_play(
             tournament_game_finished(game_id=finished_id)
         game.save(update_fields=fields)
         clocks_on_move(game, mover=seat.index, state_after=state)
-        state_cache_put(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state)
         new_seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))
+    return game
+
+
+# ---- leaving a game being played ------------------------------------------------------------
+
+
+def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
+    """Record that the seat's player left the game: the built-in bot plays the seat from
+    now on and the player ranks last, whatever the bot scores (games.standing). Call
+    holding the game row lock; the caller wakes the bot after commit."""
+    seat.abandoned = True
+    seat.abandoned_reason = reason
+    seat.abandoned_at = now or timezone.now()
+    seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
+    seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+
+
+def game_resign(*, game_id: int, user) -> Game:
+    """Resign a game being played: the built-in bot takes the seat and the player ranks
+    last in the result, the ratings and tournament points."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = game.seats.filter(user=user).first() if user is not None else None
+        if seat is None:
+            raise NotAPlayer()
+        if game.status == Game.WAITING:
+            raise Forbidden(_("the game has not started: leave the table instead"))
+        if game.status != Game.PLAYING:
+            raise Forbidden(_("the game is %(status)s: there is nothing left to resign")
+                            % {"status": status_word(game.status)})
+        if seat.abandoned:
+            raise Forbidden(_("you have already left this game"))
+        seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
+        seq = game.seq
+        transaction.on_commit(lambda: _after_change(game_id, seq))
     return game
 
 
@@ -412,16 +492,26 @@ def move_play(
 
 
 def record_import(*, user, record) -> Game:
-    """An analysis copy of a blaze-record/1: finished, replayable, never played on."""
+    """An analysis copy of a blaze-record/1: finished, replayable, never played on.
+
+    At most settings.BLAZE_MAX_GAME_MOVES moves, like a live game: counted before replaying.
+    """
+    from django.conf import settings
+
+    cap = settings.BLAZE_MAX_GAME_MOVES
+    if _record_move_count(record) > cap:
+        raise BadRequest(_("a record may hold at most %(cap)d moves, like a game on this site")
+                         % {"cap": cap})
     try:
         state = import_record(record)
     except RecordError as e:
         where = ""
         if e.round is not None:
-            where = f" (round {e.round}" + (f", move {e.ply}" if e.ply is not None else "") + ")"
-        raise BadRequest(f"{e}{where}") from None
+            where = (_(" (round %(round)s, move %(ply)s)") if e.ply is not None
+                     else _(" (round %(round)s)")) % {"round": e.round, "ply": e.ply}
+        raise BadRequest(f"{say(e.sentence)}{where}") from None
     except RecursionError:
-        raise BadRequest("the record is nested too deeply") from None
+        raise BadRequest(_("the record is nested too deeply")) from None
     rounds = [{"hands": h, "deck": d} for h, d in state.deals]
     deal = {"rounds": rounds, "start": state.starts[0]}
     moves = [m for round_moves in state.moves for m in round_moves]
@@ -443,5 +533,14 @@ def record_import(*, user, record) -> Game:
                 Move(game=game, seq=i, seat=m["seat"], payload=m) for i, m in enumerate(moves)
             )
         except IntegrityError:  # pragma: no cover - seq are distinct by construction
-            raise BadRequest("the record could not be stored") from None
+            raise BadRequest(_("the record could not be stored")) from None
     return game
+
+
+def _record_move_count(record: dict) -> int:
+    """The moves a record lists (0 where its shape is wrong: the engine reports that)."""
+    rounds = record.get("rounds") if isinstance(record, dict) else None
+    if not isinstance(rounds, list):
+        return 0
+    return sum(len(r["moves"]) for r in rounds
+               if isinstance(r, dict) and isinstance(r.get("moves"), list))

@@ -55,3 +55,12 @@ def bot_move(game_id: int, seq: int) -> int:
     else:
         _after_change(game_id, seq)  # cap reached: hand over to a fresh task
     return made
+
+
+@shared_task(ignore_result=True)
+def bots_watchdog() -> int:
+    """Beat, every BLAZE_WATCHDOG_SECONDS: queue again the bot turns a lost task left
+    waiting (the rows say which). Returns how many were queued."""
+    from .watchdog import bot_turns_requeue
+
+    return bot_turns_requeue()

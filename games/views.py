@@ -3,16 +3,18 @@ service or selector, render. The table page renders from the same view the API s
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import GuestLimit, guest_create
+from blaze_site.errors import too_many_page
+from blaze_site.ratelimits import rate_limit_check
 
 from . import services
 from .models import Game, Seat
@@ -23,9 +25,9 @@ from .selectors import (
     game_log,
     game_summary,
     game_view_for,
-    game_watchable,
 )
 from .selectors import game_replay as game_replay_frames
+from .visibility import can_watch, invite_given, invite_remember
 
 
 def home(request):
@@ -116,6 +118,7 @@ def play_people(request):
 @login_required
 @require_POST
 def game_create(request):
+    rate_limit_check(request, "game_create")
     try:
         players = int(request.POST.get("players", "4"))
     except ValueError:
@@ -128,8 +131,10 @@ def game_create(request):
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],
             time_control=time_control, rated=bool(request.POST.get("rated")),
-            private=bool(request.POST.get("private")),
+            private=bool(request.POST.get("private")), quotas=True,
         )
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("play")
@@ -145,13 +150,9 @@ def my_games(request):
 
 def game_table(request, game_id: int):
     """The table: players play here; anyone may watch a public game (no account needed)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _watchable(request, game_id)
     user = request.user if request.user.is_authenticated else None
     invite = request.GET.get("invite", "")
-    if not game_watchable(game, user, invite=invite):
-        if user is None:
-            return redirect_to_login(request.get_full_path())
-        raise Http404("no such game")
     view = game_view_for(game, user)
     invite_url = None
     if view.get("invite_code"):
@@ -167,11 +168,25 @@ def game_table(request, game_id: int):
     })
 
 
+def _watchable(request, game_id: int) -> Game:
+    """The game if this visitor may watch it (games.visibility), else 404. An invite in
+    the address is remembered, so the page's API calls and socket need not carry it."""
+    game = get_object_or_404(Game, pk=game_id)
+    given = request.GET.get("invite", "")
+    if not can_watch(game, request.user,
+                     invite=invite_given(request.session, game.pk, given)):
+        raise Http404("no such game")
+    invite_remember(request.session, game, given)
+    return game
+
+
 def _seat_action(request, game_id: int, action):
     try:
         action()
     except services.GameNotFound:
         raise Http404("no such game") from None
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
     return redirect("game_table", game_id=game_id)
@@ -195,37 +210,37 @@ def game_leave(request, game_id: int):
 @require_POST
 def game_add_bot(request, game_id: int):
     return _seat_action(request, game_id, lambda: services.game_add_bot(
-        game_id=game_id, user=request.user, level=request.POST.get("level", "basic")))
+        game_id=game_id, user=request.user, level=request.POST.get("level", "basic"),
+        quotas=True))
 
 
 def game_replay(request, game_id: int):
     """A finished game move by move; public games' replays can be shared (no account)."""
-    game = get_object_or_404(Game, pk=game_id, status=Game.FINISHED)
-    user = request.user if request.user.is_authenticated else None
-    if not game_watchable(game, user):
-        if user is None:
-            return redirect_to_login(request.get_full_path())
-        raise Http404("no such game")
+    game = _watchable(request, game_id)
+    if game.status != Game.FINISHED:
+        raise Http404("the replay is available once the game is finished")
     return render(request, "games/replay.html", {"game": game})
 
 
-def _watched(request, game_id: int, **filters) -> Game:
-    game = get_object_or_404(Game, pk=game_id, **filters)
-    user = request.user if request.user.is_authenticated else None
-    if not game_watchable(game, user, invite=request.GET.get("invite", "")):
-        raise Http404("no such game")
-    return game
-
-
 def game_replay_data(request, game_id: int):
-    """The replay page's data (as GET /api/v1/games/{id}/replay), for anyone who may watch:
-    shared replays of public games need no account."""
-    return JsonResponse(game_replay_frames(_watched(request, game_id, status=Game.FINISHED)))
+    """The replay page's data, a page at a time (as GET /api/v1/games/{id}/replay), for
+    anyone who may watch: shared replays of public games need no account."""
+    from django.conf import settings
+
+    game = _watchable(request, game_id)
+    if game.status != Game.FINISHED:
+        raise Http404("the replay is available once the game is finished")
+    try:
+        start = max(0, int(request.GET.get("start", "0")))
+    except ValueError:
+        start = 0
+    return JsonResponse(game_replay_frames(
+        game, start=start, limit=settings.BLAZE_REPLAY_PAGE_SIZE))
 
 
 def game_log_data(request, game_id: int):
     """The table's log in words for this reader (as GET /api/v1/games/{id}/log)."""
-    game = _watched(request, game_id)
+    game = _watchable(request, game_id)
     user = request.user if request.user.is_authenticated else None
     return JsonResponse({"seq": game.seq, "lines": game_log(game, user)})
 
@@ -247,14 +262,25 @@ def game_again(request, game_id: int):
 @login_required
 @require_POST
 def record_import(request):
+    rate_limit_check(request, "record_import")
+    cap = settings.BLAZE_MAX_RECORD_BYTES
     upload = request.FILES.get("record")
+    if upload is not None and upload.size > cap:  # the size is known before reading
+        messages.error(request, f"That file is too big: a record is at most {cap:,} bytes.")
+        return redirect("play")
     text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("text", "")
     if not text.strip():
         messages.error(request, "Choose a record file or paste one, then press Import.")
         return redirect("play")
+    if len(text.encode()) > cap:
+        messages.error(request, f"That record is too big: a record is at most {cap:,} bytes.")
+        return redirect("play")
     try:
         record = json.loads(text)
         game = services.record_import(user=request.user, record=record)
+    except RecursionError:
+        messages.error(request, "That is not a record: its JSON is nested too deeply.")
+        return redirect("play")
     except ValueError as e:
         messages.error(request, f"That is not JSON: {e}")
         return redirect("play")

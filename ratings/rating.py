@@ -10,6 +10,8 @@ is worth 40 displayed points.
 
 from openskill.models import PlackettLuce
 
+from games.standing import standing_places
+
 MODEL = PlackettLuce()
 MU, SIGMA = MODEL.mu, MODEL.sigma
 DISPLAY_BASE, DISPLAY_SCALE = 1000, 40
@@ -31,15 +33,9 @@ def is_provisional(games: int) -> bool:
 
 
 def rank_order(ranking: list, abandoned=frozenset()) -> list[tuple[int, int]]:
-    """(seat, rank) pairs, best first, rank 1 for the winner.
-
-    The game's final ranking, except that seats that abandoned the game rank last,
-    tied with each other (their order among themselves says nothing).
-    """
-    stayed = [s for s in ranking if s not in abandoned]
-    left = [s for s in ranking if s in abandoned]
-    order = [(s, k + 1) for k, s in enumerate(stayed)]
-    return order + [(s, len(stayed) + 1) for s in left]
+    """(seat, rank) pairs, best first, rank 1 for the winner: games.standing's rule
+    (seats that abandoned the game rank last, tied with each other)."""
+    return standing_places(ranking, abandoned)
 
 
 def rate(ratings: list[tuple[float, float]], ranks: list[int] | None = None):

@@ -70,7 +70,7 @@ def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
         return []
     seats = list(game.seats.all())
     users = seat_users(seats)
-    abandoned = {s.index for s in seats if getattr(s, "abandoned", False)}
+    abandoned = {s.index for s in seats if s.abandoned}
     order = skill.rank_order(game.result["ranking"], abandoned)
     seen = Counter(u for u in users.values() if u is not None)
     user_ids = sorted(seen)

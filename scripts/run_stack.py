@@ -50,6 +50,18 @@ def redis_start(env: dict) -> subprocess.Popen | None:
     return None
 
 
+def shared_settings(env: dict) -> None:
+    """What daphne, the worker and beat must agree on: one cache for all of them (Redis
+    when it answers: presence and rate limits written by one are read by another). Mail
+    links follow PORT in the settings (SITE_URL unset)."""
+    env.setdefault("PORT", "8000")
+    if env.get("BLAZE_INMEMORY") != "1":
+        url = urlparse(env["REDIS_URL"])
+        # The cache takes the next database after the broker's, apart from its keys.
+        db = int((url.path or "/0").lstrip("/") or 0)
+        env.setdefault("CACHE_URL", url._replace(path=f"/{(db + 1) % 16}").geturl())
+
+
 def manage(env: dict, *args: str) -> None:
     subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env, check=True)
 
@@ -66,11 +78,12 @@ def main() -> int:
     redis = None if env.get("BLAZE_INMEMORY") == "1" else redis_start(env)
     if redis:
         children.append(redis)
+    shared_settings(env)
     try:
         manage(env, "migrate", "--noinput")
         manage(env, "blaze_create_bots")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
-        commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env.get("PORT", "8000"),
+        commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env["PORT"],
                      "blaze_site.asgi:application"]]
         if env.get("BLAZE_INMEMORY") != "1":
             celery = str(BIN / "celery")
@@ -79,8 +92,8 @@ def main() -> int:
                              "-s", str(RUN_DIR / "celerybeat-schedule")])
         for command in commands:
             children.append(subprocess.Popen(command, cwd=ROOT, env=env))
-        print(f"Blaze online: http://127.0.0.1:{env.get('PORT', '8000')}/  (Ctrl-C stops)",
-              flush=True)
+        print(f"Blaze online: http://127.0.0.1:{env['PORT']}/  (Ctrl-C stops; cache: "
+              f"{env.get('CACHE_URL', 'in-process')})", flush=True)
         # One process dying takes the stack down: a half-running site only confuses.
         while all(child.poll() is None for child in children):
             time.sleep(0.5)

@@ -3,6 +3,7 @@ selectors compute them from the tables' finished games (see selectors.py)."""
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .points import DEFAULT_POINTS
 
@@ -13,7 +14,7 @@ def default_points() -> dict:
 
 class Tournament(models.Model):
     SWISS, ELIMINATION = "swiss", "elimination"
-    FORMAT_CHOICES = [(SWISS, "Swiss"), (ELIMINATION, "Elimination")]
+    FORMAT_CHOICES = [(SWISS, _("Swiss")), (ELIMINATION, _("Elimination"))]
     REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
     STATUS_CHOICES = [(s, s) for s in (REGISTERING, RUNNING, FINISHED, CANCELLED)]
     BOT_LEVELS = ["random", "basic", "strong"]

@@ -42,10 +42,17 @@ def placement_points(size: int, place: int, scheme: Mapping | None = None) -> in
 
 @dataclass(frozen=True)
 class TableResult:
-    """One finished table: players best first, and their game scores in the same order."""
+    """One finished table: players best first, and their game scores in the same order.
+    `left` are the players who left the game (resigned, or timed out three times in a
+    row): they come last in `players` and all take the last place's points."""
 
     players: Sequence[Hashable]
     scores: Sequence[int]
+    left: frozenset = frozenset()
+
+    def place(self, index: int) -> int:
+        """The place (0 = first) of `players[index]`: the last one for those who left."""
+        return len(self.players) - 1 if self.players[index] in self.left else index
 
 
 @dataclass
@@ -78,7 +85,8 @@ def standings(
     rows = {p: Standing(player=p, seed=i) for i, p in enumerate(players)}
     for result in results:
         values = table[str(len(result.players))]
-        for place, (p, score) in enumerate(zip(result.players, result.scores)):
+        for index, (p, score) in enumerate(zip(result.players, result.scores)):
+            place = result.place(index)
             row = rows.setdefault(p, Standing(player=p, seed=len(rows)))
             row.points += values[place]
             row.score += score

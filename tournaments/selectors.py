@@ -6,6 +6,7 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from games.models import Game, Seat
+from games.standing import standing_order
 
 from .models import Registration, Tournament, TournamentRound, TournamentTable
 from .points import TableResult, standings
@@ -71,13 +72,16 @@ def tournament_rounds(tournament: Tournament) -> list[RoundTables]:
 
 
 def table_result(game: Game, seats: list[Seat]) -> TableResult | None:
-    """The finished game's players best first, with their scores; None if not finished."""
+    """The finished game's players best first (those who left the game last, as
+    games.standing orders them), with their scores; None if not finished."""
     if game.status != Game.FINISHED or not game.result:
         return None
     by_index = {s.index: s for s in seats}
-    ranking = game.result["ranking"]
+    left = {s.index for s in seats if s.abandoned}
+    order = standing_order(game.result["ranking"], left)
     scores = game.result["scores"]
-    return TableResult([_seat_key(by_index[i]) for i in ranking], [scores[i] for i in ranking])
+    return TableResult([_seat_key(by_index[i]) for i in order], [scores[i] for i in order],
+                       frozenset(_seat_key(by_index[i]) for i in left))
 
 
 def tournament_results(tournament: Tournament) -> list[TableResult]:
@@ -122,7 +126,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
         for entry in tournament_rounds(tournament):
             for table in entry.tables:
                 result = table_result(table.game, table.seat_list)
-                place = {p: i for i, p in enumerate(result.players)} if result else {}
+                place = {p: result.place(i) for i, p in enumerate(result.players)} if result else {}
                 for s in table.seat_list:
                     key = _seat_key(s)
                     reached[key] = (entry.round.number, place.get(key, len(table.seat_list)))

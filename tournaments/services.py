@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.language import in_language_of
 from games import services as game_services
 from games.models import Game, Seat
 
@@ -70,28 +71,26 @@ def tournament_create(
 ) -> Tournament:
     name = (name or "").strip()
     if not name:
-        raise TournamentError("A tournament needs a name.")
+        raise TournamentError(_("A tournament needs a name."))
     if format not in (Tournament.SWISS, Tournament.ELIMINATION):
-        raise TournamentError("The format is swiss or elimination.")
+        raise TournamentError(_("The format is swiss or elimination."))
     if table_size not in (3, 4, 5):
-        raise TournamentError("Tables seat 3, 4 or 5 players.")
+        raise TournamentError(_("Tables seat 3, 4 or 5 players."))
     if format == Tournament.SWISS and not 1 <= rounds <= 20:
-        raise TournamentError("A Swiss tournament has 1 to 20 rounds.")
+        raise TournamentError(_("A Swiss tournament has 1 to 20 rounds."))
     if format == Tournament.ELIMINATION and not 1 <= advance_per_table <= 4:
-        raise TournamentError("1 to 4 players of each table can go on.")
+        raise TournamentError(_("1 to 4 players of each table can go on."))
     if not 3 <= min_players <= max_players:
-        raise TournamentError("The minimum is at least 3 players and at most the maximum.")
+        raise TournamentError(_("The minimum is at least 3 players and at most the maximum."))
     if max_players > 200:
-        raise TournamentError("At most 200 players can register.")
+        raise TournamentError(_("At most 200 players can register."))
     if bot_level not in Tournament.BOT_LEVELS:
-        raise TournamentError("The bot level is random, basic or strong.")
-    if rated and allow_bots:
-        raise TournamentError("A rated tournament cannot seat bots.")
+        raise TournamentError(_("The bot level is random, basic or strong."))
     opens = registration_opens or timezone.now()
     if registration_closes <= opens:
-        raise TournamentError("Registration must close after it opens.")
+        raise TournamentError(_("Registration must close after it opens."))
     if starts_at is not None and starts_at < registration_closes:
-        raise TournamentError("The tournament cannot start before registration closes.")
+        raise TournamentError(_("The tournament cannot start before registration closes."))
     try:
         points = clean_points_scheme(points)
         time_control = _clean_time_control(time_control)
@@ -110,7 +109,7 @@ def _locked(tournament_id: int) -> Tournament:
     """The tournament row, locked until the transaction ends. Call inside atomic()."""
     t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if t is None:
-        raise TournamentError("There is no such tournament.")
+        raise TournamentError(_("There is no such tournament."))
     return t
 
 
@@ -122,18 +121,19 @@ def tournament_register(*, tournament_id: int, user, now: datetime | None = None
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status != Tournament.REGISTERING:
-            raise TournamentError("Registration is over: the tournament has started or ended.")
+            raise TournamentError(_("Registration is over: the tournament has started or ended."))
         if now < t.registration_opens:
-            raise TournamentError("Registration has not opened yet.")
+            raise TournamentError(_("Registration has not opened yet."))
         if now > t.registration_closes:
-            raise TournamentError("Registration has closed.")
+            raise TournamentError(_("Registration has closed."))
         reg = Registration.objects.filter(tournament=t, user=user).first()
         if reg is not None and reg.withdrawn is None:
-            raise TournamentError("You are already registered.")
+            raise TournamentError(_("You are already registered."))
         if Registration.objects.filter(tournament=t, withdrawn__isnull=True).count() >= (
             t.max_players
         ):
-            raise TournamentError(f"The tournament is full ({t.max_players} players).")
+            raise TournamentError(_("The tournament is full (%(n)d players).")
+                                  % {"n": t.max_players})
         if reg is not None:  # registering again after withdrawing: back at the end
             reg.delete()
         return Registration.objects.create(tournament=t, user=user)
@@ -146,9 +146,9 @@ def tournament_withdraw(*, tournament_id: int, user) -> Registration:
         t = _locked(tournament_id)
         reg = Registration.objects.filter(tournament=t, user=user, withdrawn__isnull=True).first()
         if reg is None:
-            raise TournamentError("You are not registered.")
+            raise TournamentError(_("You are not registered."))
         if t.status not in (Tournament.REGISTERING, Tournament.RUNNING):
-            raise TournamentError("The tournament is over.")
+            raise TournamentError(_("The tournament is over."))
         if t.status == Tournament.REGISTERING:
             reg.delete()
             return reg
@@ -185,20 +185,20 @@ def tournament_start(*, tournament_id: int, user=None) -> Tournament:
     with transaction.atomic():
         t = _locked(tournament_id)
         if user is not None and t.organiser_id != user.pk:
-            raise TournamentError("Only the organiser can start the tournament.")
+            raise TournamentError(_("Only the organiser can start the tournament."))
         if t.status != Tournament.REGISTERING:
-            raise TournamentError("The tournament has already started or ended.")
+            raise TournamentError(_("The tournament has already started or ended."))
         players = selectors.tournament_active_user_ids(t)
         if len(players) < t.min_players:
             raise TooFewPlayers(
-                f"Too few players to start: {len(players)} registered, "
-                f"at least {t.min_players} needed."
+                _("Too few players to start: %(registered)d registered, at least %(needed)d "
+                  "needed.") % {"registered": len(players), "needed": t.min_players}
             )
         claimed = Tournament.objects.filter(
             pk=t.pk, status=Tournament.REGISTERING, current_round=0
         ).update(status=Tournament.RUNNING, current_round=1)
         if not claimed:  # pragma: no cover - the row lock makes this the only writer
-            raise TournamentError("The tournament has already started.")
+            raise TournamentError(_("The tournament has already started."))
         t.refresh_from_db()
         tournament_round_pair(tournament=t)
     return t
@@ -208,9 +208,9 @@ def tournament_cancel(*, tournament_id: int, user=None) -> Tournament:
     with transaction.atomic():
         t = _locked(tournament_id)
         if user is not None and t.organiser_id != user.pk:
-            raise TournamentError("Only the organiser can cancel the tournament.")
+            raise TournamentError(_("Only the organiser can cancel the tournament."))
         if t.status != Tournament.REGISTERING:
-            raise TournamentError("Only a tournament that has not started can be cancelled.")
+            raise TournamentError(_("Only a tournament that has not started can be cancelled."))
         t.status = Tournament.CANCELLED
         t.finished = timezone.now()
         t.save(update_fields=["status", "finished"])
@@ -232,7 +232,8 @@ def _next_field(t: Tournament) -> list:
         result = selectors.table_result(table.game, table.seat_list)
         if result is None:
             continue  # an aborted table: nobody goes on from it
-        humans = [p for p in result.players if p in active]
+        # Players who left their game (resigned, timed out) never go on.
+        humans = [p for p in result.players if p in active and p not in result.left]
         going_on.update(humans[:k])
     return [p for p in standing if p in going_on]
 
@@ -276,12 +277,13 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
     try:
         game = game_services.game_create(
             creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
-            rated=t.rated and n_bots == 0, private=False, bots=[t.bot_level] * n_bots,
+            rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
         )
         for user in humans[1:]:
             game = game_services.game_join(game_id=game.pk, user=user)
     except game_services.GameError as e:
-        raise TournamentError(f"A table could not be set up: {e.message}") from None
+        raise TournamentError(_("A table could not be set up: %(why)s") % {"why": e.message}
+                              ) from None
     Seat.objects.filter(game=game, user__is_bot=True).update(bot_level=t.bot_level)
     game.refresh_from_db()
     return game
@@ -291,14 +293,15 @@ def _mail_tables(tid: int, name: str, number: int, mail: list) -> None:
     base = getattr(settings, "SITE_URL", "").rstrip("/")
     for user, game_id, table in mail:
         link = f"{base}{reverse('game_table', args=[game_id])}"
+        words = {"name": name, "number": number, "user": user.username, "table": table,
+                 "link": link, "page": f"{base}{reverse('tournament_detail', args=[tid])}"}
         try:
-            send_mail(
-                f"[Blaze] {name}: your table for round {number} is ready",
-                f"Hello {user.username},\n\nRound {number} of {name} has started. "
-                f"You play at table {table}:\n{link}\n\nGood luck!\n"
-                f"Tournament page: {base}{reverse('tournament_detail', args=[tid])}\n",
-                None, [user.email], fail_silently=False,
-            )
+            with in_language_of(user):  # the player's language, whoever started the round
+                subject = _("%(name)s: your table for round %(number)d is ready") % words
+                body = _("Hello %(user)s,\n\nRound %(number)d of %(name)s has started. "
+                         "You play at table %(table)s:\n%(link)s\n\nGood luck!\n"
+                         "Tournament page: %(page)s\n") % words
+            send_mail(f"[Blaze] {subject}", body, None, [user.email], fail_silently=False)
         except Exception:  # a mail server hiccup must not stop the tournament
             log.exception("could not mail %s about tournament %s", user.pk, tid)
 

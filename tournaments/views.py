@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
@@ -23,7 +24,7 @@ def tournament_new(request):
         except services.TournamentError as e:
             form.add_error(None, e.message)
         else:
-            messages.success(request, "Your tournament is open for registration.")
+            messages.success(request, _("Your tournament is open for registration."))
             return redirect("tournament_detail", t.pk)
     return render(request, "tournaments/new.html", {"form": form})
 
@@ -59,20 +60,20 @@ def _act(request, tournament_id: int, action, done: str):
 @require_POST
 def tournament_register(request, tournament_id: int):
     return _act(request, tournament_id, lambda: services.tournament_register(
-        tournament_id=tournament_id, user=request.user), "You are registered.")
+        tournament_id=tournament_id, user=request.user), _("You are registered."))
 
 
 @login_required
 @require_POST
 def tournament_withdraw(request, tournament_id: int):
     return _act(request, tournament_id, lambda: services.tournament_withdraw(
-        tournament_id=tournament_id, user=request.user), "You have withdrawn.")
+        tournament_id=tournament_id, user=request.user), _("You have withdrawn."))
 
 
 @login_required
 @require_POST
 def tournament_start(request, tournament_id: int):
     return _act(request, tournament_id, lambda: services.tournament_start(
-        tournament_id=tournament_id, user=request.user), "The tournament has started.")
+        tournament_id=tournament_id, user=request.user), _("The tournament has started."))
 
 

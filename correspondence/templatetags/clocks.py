@@ -4,6 +4,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django import template
+from django.utils import dateformat, formats
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -24,7 +26,7 @@ def in_timezone(value, tzname):
     except Exception:
         tz = ZoneInfo("UTC")
     local = value.astimezone(tz)
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} {local.tzname()}"
+    return f"{dateformat.format(local, formats.get_format('DATETIME_FORMAT'))} {local.tzname()}"
 
 
 @register.filter
@@ -38,7 +40,7 @@ def duration(seconds):
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        return f"{days}d {hours}h"
+        return _("%(days)dd %(hours)dh") % {"days": days, "hours": hours}
     if hours:
-        return f"{hours}h {minutes:02d}m"
+        return _("%(hours)dh %(minutes)02dm") % {"hours": hours, "minutes": minutes}
     return f"{minutes}:{secs:02d}"

@@ -5,6 +5,8 @@ from collections import Counter
 
 from .cards import HAND_SIZE, deck_sizes, full_deck, is_card
 from .state import OVER, IllegalMove, State
+from .words import Sentence as S
+from .words import gettext_noop as N_  # a marker: makemessages collects N_("…")
 
 FORMAT = "blaze-record/1"
 
@@ -14,6 +16,7 @@ class RecordError(ValueError):
 
     def __init__(self, message: str, round: int | None = None, ply: int | None = None):
         super().__init__(message)
+        self.sentence = message  # a Sentence or Phrase: the web layer translates it
         self.round = round
         self.ply = ply
 
@@ -25,30 +28,34 @@ def _is_seat(value, n: int) -> bool:
 def _check_deal(rnd: dict, number: int, n: int) -> tuple[list, list]:
     """Shape checks of one round's deal; returns (hands, deck)."""
     if type(rnd) is not dict:
-        raise RecordError(f"round {number} must be a JSON object", number)
+        raise RecordError(S(N_("round {number} must be a JSON object"), number=number), number)
     hands, deck = rnd.get("hands"), rnd.get("deck")
     if type(hands) is not list or len(hands) != n:
-        raise RecordError(f"round {number}: 'hands' must list {n} hands, one per seat", number)
+        raise RecordError(S(N_("round {number}: 'hands' must list {n} hands, one per seat"),
+                            number=number, n=n), number)
     for seat, hand in enumerate(hands):
         if type(hand) is not list or len(hand) != HAND_SIZE:
-            raise RecordError(f"round {number}: seat {seat} must be dealt {HAND_SIZE} cards",
-                              number)
+            raise RecordError(S(N_("round {number}: seat {seat} must be dealt {size} cards"),
+                                number=number, seat=seat, size=HAND_SIZE), number)
         for card in hand:
             if not is_card(card):
-                raise RecordError(f"round {number}: {card!r} in seat {seat}'s hand is not a card",
-                                  number)
+                raise RecordError(S(N_("round {number}: {card!r} in seat {seat}'s hand is not "
+                                       "a card"), number=number, card=card, seat=seat), number)
     if type(deck) is not list:
-        raise RecordError(f"round {number}: 'deck' must be a list of cards", number)
+        raise RecordError(S(N_("round {number}: 'deck' must be a list of cards"), number=number),
+                          number)
     for card in deck:
         if not is_card(card):
-            raise RecordError(f"round {number}: {card!r} in the deck is not a card", number)
+            raise RecordError(S(N_("round {number}: {card!r} in the deck is not a card"),
+                                number=number, card=card), number)
     expected = deck_sizes(n)[number - 1]
     if len(deck) != expected:
-        raise RecordError(f"round {number}: the deck must hold {expected} cards, "
-                          f"not {len(deck)}", number)
+        raise RecordError(S(N_("round {number}: the deck must hold {expected} cards, not "
+                               "{count}"), number=number, expected=expected, count=len(deck)),
+                          number)
     # only round 2's start may be omitted (RECORD.md); moves are required, even if empty
     if type(rnd.get("moves")) is not list:
-        raise RecordError(f"round {number}: 'moves' must be a list", number)
+        raise RecordError(S(N_("round {number}: 'moves' must be a list"), number=number), number)
     return hands, deck
 
 
@@ -62,43 +69,45 @@ def _excess(part: Counter, whole: Counter) -> str | None:
 def check_record(record) -> tuple[list, list]:
     """Check the record's shape and deals (RECORD.md, in its order); return (players, rounds)."""
     if type(record) is not dict:
-        raise RecordError("a record must be a JSON object")
+        raise RecordError(N_("a record must be a JSON object"))
     if record.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r}")
+        raise RecordError(S(N_("'format' must be {format!r}"), format=FORMAT))
     players = record.get("players")
     if type(players) is not list or not 3 <= len(players) <= 5:
-        raise RecordError("'players' must list 3 to 5 names")
+        raise RecordError(N_("'players' must list 3 to 5 names"))
     if any(type(p) is not str for p in players):
-        raise RecordError("every player name must be a string")
+        raise RecordError(N_("every player name must be a string"))
     rounds = record.get("rounds")
     if type(rounds) is not list or not 1 <= len(rounds) <= 2:
-        raise RecordError("'rounds' must list one or two rounds")
+        raise RecordError(N_("'rounds' must list one or two rounds"))
     n = len(players)
 
     card_set = Counter(full_deck(n))
     first = rounds[0]
     hands, deck = _check_deal(first, 1, n)
     if not _is_seat(first.get("start"), n):
-        raise RecordError(f"round 1: 'start' must be a seat from 0 to {n - 1}", 1)
+        raise RecordError(S(N_("round 1: 'start' must be a seat from 0 to {last}"), last=n - 1), 1)
     first_cards = Counter(deck)
     for hand in hands:
         first_cards.update(hand)
     bad = _excess(first_cards, card_set)
     if bad:
-        raise RecordError(f"round 1: the deal holds more {bad} than the game has", 1)
+        raise RecordError(S(N_("round 1: the deal holds more {card} than the game has"),
+                            card=bad), 1)
 
     if len(rounds) == 2:
         second = rounds[1]
         hands2, deck2 = _check_deal(second, 2, n)
         if Counter(deck2) != card_set - first_cards:
-            raise RecordError("round 2: the deck must be exactly the cards not used in round 1",
-                              2)
+            raise RecordError(N_("round 2: the deck must be exactly the cards not used in "
+                                 "round 1"), 2)
         dealt = Counter()
         for hand in hands2:
             dealt.update(hand)
         bad = _excess(dealt, first_cards)
         if bad:
-            raise RecordError(f"round 2: {bad} is dealt more often than round 1 used it", 2)
+            raise RecordError(S(N_("round 2: {card} is dealt more often than round 1 used it"),
+                                card=bad), 2)
     return players, rounds
 
 
@@ -107,7 +116,7 @@ def _replay_moves(state: State, moves: list, number: int) -> None:
         try:
             state.apply(move)
         except IllegalMove as e:
-            raise RecordError(str(e), number, ply) from None
+            raise RecordError(e.sentence, number, ply) from None
 
 
 def import_record(record) -> State:
@@ -120,11 +129,12 @@ def import_record(record) -> State:
     if len(rounds) == 2:
         second = rounds[1]
         if state.stage != OVER:
-            raise RecordError("round 2 cannot begin: round 1 is not over", 2)
+            raise RecordError(N_("round 2 cannot begin: round 1 is not over"), 2)
         loser = state.round_losers[0]
         start = second.get("start", loser)
         if not _is_seat(start, len(players)) or start != loser:
-            raise RecordError(f"round 2 must start with seat {loser}, the loser of round 1", 2)
+            raise RecordError(S(N_("round 2 must start with seat {seat}, the loser of round 1"),
+                                seat=loser), 2)
         state.begin_round(second["hands"], second["deck"], loser)
         _replay_moves(state, second["moves"], 2)
     return state

@@ -17,6 +17,8 @@ from .cards import (
     can_reject,
     is_card,
 )
+from .words import Sentence
+from .words import gettext_noop as N_  # a marker: makemessages collects N_("…")
 
 OPEN, RESPOND, EXTEND, BET, OVER = "open", "respond", "extend", "bet", "over"
 
@@ -25,10 +27,10 @@ MOVE_STAGE = {
     "bet": BET,
 }
 STAGE_NEEDS = {
-    OPEN: "the active player must open a challenge",
-    RESPOND: "the target must reject every card or pass",
-    EXTEND: "the attackers may add cards or be done",
-    BET: "every player must place a bet first",
+    OPEN: N_("the active player must open a challenge"),
+    RESPOND: N_("the target must reject every card or pass"),
+    EXTEND: N_("the attackers may add cards or be done"),
+    BET: N_("every player must place a bet first"),
 }
 MOVE_FIELDS = {
     "challenge": frozenset(("seat", "move", "cards")),
@@ -41,7 +43,12 @@ MOVE_FIELDS = {
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow now; the state is unchanged."""
+    """A move the rules do not allow now; the state is unchanged. `sentence` keeps the
+    template and its values, for the web layer to say it in the player's language."""
+
+    def __init__(self, template: str, **params):
+        self.sentence = Sentence(template, **params)
+        super().__init__(str(self.sentence))
 
 
 def _is_int(value) -> bool:
@@ -52,23 +59,25 @@ def _take(hand: list, cards: list, seat: int) -> None:
     """Check that `cards` is a sub-multiset of `hand` (no change)."""
     if len(cards) == 1:
         if cards[0] not in hand:
-            raise IllegalMove(f"seat {seat} does not hold {cards[0]}")
+            raise IllegalMove(N_("seat {seat} does not hold {card}"), seat=seat, card=cards[0])
         return
     for card in set(cards):
         if cards.count(card) > hand.count(card):
             held = hand.count(card)
-            raise IllegalMove(
-                f"seat {seat} holds {held} {card} but plays {cards.count(card)}"
-                if held else f"seat {seat} does not hold {card}"
-            )
+            if not held:
+                raise IllegalMove(N_("seat {seat} does not hold {card}"), seat=seat, card=card)
+            raise IllegalMove(N_("seat {seat} holds {held} {card} but plays {played}"),
+                              seat=seat, held=held, card=card, played=cards.count(card))
 
 
 def _check_cards(cards, seat: int, kind: str) -> None:
     if type(cards) is not list or not cards:
-        raise IllegalMove(f"seat {seat} cannot {kind}: 'cards' must be a non-empty list of cards")
+        raise IllegalMove(N_("seat {seat} cannot {kind}: 'cards' must be a non-empty list of "
+                             "cards"), seat=seat, kind=kind)
     for card in cards:
         if not is_card(card):
-            raise IllegalMove(f"seat {seat} cannot {kind}: {card!r} is not a card")
+            raise IllegalMove(N_("seat {seat} cannot {kind}: {card!r} is not a card"),
+                              seat=seat, kind=kind, card=card)
 
 
 def can_reject_all(unrejected: list, hand: list, trump: str) -> bool:
@@ -240,29 +249,34 @@ class State:
     def apply(self, move) -> None:
         """Check and apply one voluntary move, then the automatic ones."""
         if type(move) is not dict:
-            raise IllegalMove("a move must be a JSON object")
+            raise IllegalMove(N_("a move must be a JSON object"))
         kind = move.get("move")
         fields = MOVE_FIELDS.get(kind) if type(kind) is str else None
         if fields is None:
-            raise IllegalMove(f"unknown move {kind!r}")
+            raise IllegalMove(N_("unknown move {kind!r}"), kind=kind)
         if move.keys() != fields:
             extra = sorted(set(move) - fields)
             missing = sorted(fields - set(move))
-            raise IllegalMove(
-                f"{kind} has unknown field {extra[0]!r}" if extra
-                else f"{kind} is missing the field {missing[0]!r}"
-            )
+            if extra:
+                raise IllegalMove(N_("{kind} has unknown field {field!r}"),
+                                  kind=kind, field=extra[0])
+            raise IllegalMove(N_("{kind} is missing the field {field!r}"),
+                              kind=kind, field=missing[0])
         seat = move["seat"]
         if not _is_int(seat) or not 0 <= seat < self.n:
-            raise IllegalMove(f"seat must be an integer from 0 to {self.n - 1}, not {seat!r}")
+            raise IllegalMove(N_("seat must be an integer from 0 to {last}, not {seat!r}"),
+                              last=self.n - 1, seat=seat)
         if self.stage == OVER:
-            raise IllegalMove(f"seat {seat} cannot {kind}: the round is over")
+            raise IllegalMove(N_("seat {seat} cannot {kind}: the round is over"),
+                              seat=seat, kind=kind)
         if self.stage != MOVE_STAGE[kind]:
-            raise IllegalMove(f"seat {seat} cannot {kind} now: {STAGE_NEEDS[self.stage]}")
+            raise IllegalMove(N_("seat {seat} cannot {kind} now: {needs}"),
+                              seat=seat, kind=kind, needs=STAGE_NEEDS[self.stage])
         waiting = self.waiting_on
         if seat not in waiting:
             who = ", ".join(map(str, waiting))
-            raise IllegalMove(f"seat {seat} cannot {kind}: the game waits on seat {who}")
+            raise IllegalMove(N_("seat {seat} cannot {kind}: the game waits on seat {who}"),
+                              seat=seat, kind=kind, who=who)
         getattr(self, "_" + kind)(seat, move)
         self.moves[-1].append(move)
         self._settle()
@@ -272,11 +286,11 @@ class State:
         _check_cards(cards, seat, "challenge")
         rank = RANK[cards[0]]
         if any(RANK[c] != rank for c in cards):
-            raise IllegalMove(f"seat {seat} cannot challenge with {' '.join(cards)}: "
-                              "the cards must have the same rank")
+            raise IllegalMove(N_("seat {seat} cannot challenge with {cards}: the cards must "
+                                 "have the same rank"), seat=seat, cards=" ".join(cards))
         if len(cards) > self.limit:
-            raise IllegalMove(f"seat {seat} cannot challenge with {len(cards)} cards: "
-                              f"the limit is {self.limit}")
+            raise IllegalMove(N_("seat {seat} cannot challenge with {count} cards: the limit "
+                                 "is {limit}"), seat=seat, count=len(cards), limit=self.limit)
         _take(self.hands[seat], cards, seat)
         self._play(seat, cards)
         self.stage = RESPOND
@@ -300,13 +314,16 @@ class State:
         values = self.values
         for c in cards:
             if CHALLENGE_VALUE[c] not in values:
-                reason = ("no Firebird challenge card on the table" if RANK[c] == "F"
-                          else f"no card of value {CHALLENGE_VALUE[c]} on the table")
-                raise IllegalMove(f"seat {seat} cannot add {c}: {reason}")
+                reason = (N_("no Firebird challenge card on the table") if RANK[c] == "F"
+                          else Sentence(N_("no card of value {value} on the table"),
+                                        value=CHALLENGE_VALUE[c]))
+                raise IllegalMove(N_("seat {seat} cannot add {card}: {reason}"),
+                                  seat=seat, card=c, reason=reason)
         room = self.limit - len(self.t_cards)
         if len(cards) > room:
-            raise IllegalMove(f"seat {seat} cannot add {len(cards)} cards: "
-                              f"only {room} more fit under the limit of {self.limit}")
+            raise IllegalMove(N_("seat {seat} cannot add {count} cards: only {room} more fit "
+                                 "under the limit of {limit}"),
+                              seat=seat, count=len(cards), room=room, limit=self.limit)
         _take(self.hands[seat], cards, seat)
         self._play(seat, cards)
         self.stage = EXTEND if self.passed else RESPOND
@@ -314,32 +331,39 @@ class State:
     def _reject(self, seat: int, move: dict) -> None:
         pairs = move["pairs"]
         if type(pairs) is not list or not pairs:
-            raise IllegalMove(f"seat {seat} cannot reject: 'pairs' must be a non-empty list")
+            raise IllegalMove(N_("seat {seat} cannot reject: 'pairs' must be a non-empty list"),
+                              seat=seat)
         t_cards, t_rej, trump = self.t_cards, self.t_rej, self.trump
         seen = set()
         cards = []
         for pair in pairs:
             if type(pair) is not list or len(pair) != 2:
-                raise IllegalMove(f"seat {seat} cannot reject: each pair must be [index, card]")
+                raise IllegalMove(N_("seat {seat} cannot reject: each pair must be [index, card]"),
+                                  seat=seat)
             index, card = pair
             if not _is_int(index) or not 0 <= index < len(t_cards):
-                raise IllegalMove(
-                    f"seat {seat} cannot reject: no challenge card at index {index!r}")
+                raise IllegalMove(N_("seat {seat} cannot reject: no challenge card at index "
+                                     "{index!r}"), seat=seat, index=index)
             if not is_card(card):
-                raise IllegalMove(f"seat {seat} cannot reject: {card!r} is not a card")
+                raise IllegalMove(N_("seat {seat} cannot reject: {card!r} is not a card"),
+                                  seat=seat, card=card)
             if index in seen:
-                raise IllegalMove(f"seat {seat} cannot reject: index {index} appears twice")
+                raise IllegalMove(N_("seat {seat} cannot reject: index {index} appears twice"),
+                                  seat=seat, index=index)
             if t_rej[index] is not None:
-                raise IllegalMove(f"seat {seat} cannot reject: {t_cards[index]} at index "
-                                  f"{index} is already rejected")
+                raise IllegalMove(N_("seat {seat} cannot reject: {card} at index {index} is "
+                                     "already rejected"), seat=seat, card=t_cards[index],
+                                  index=index)
             if not can_reject(t_cards[index], card, trump):
-                raise IllegalMove(f"seat {seat} cannot reject {t_cards[index]} with {card}")
+                raise IllegalMove(N_("seat {seat} cannot reject {card} with {rejection}"),
+                                  seat=seat, card=t_cards[index], rejection=card)
             seen.add(index)
             cards.append(card)
         if len(seen) != self.unrejected:
             missing = [i for i, r in enumerate(t_rej) if r is None and i not in seen]
-            raise IllegalMove(f"seat {seat} must reject every unrejected card at once: "
-                              f"index {missing[0]} ({t_cards[missing[0]]}) is missing")
+            raise IllegalMove(N_("seat {seat} must reject every unrejected card at once: index "
+                                 "{index} ({card}) is missing"),
+                              seat=seat, index=missing[0], card=t_cards[missing[0]])
         hand = self.hands[seat]
         _take(hand, cards, seat)
         known = self.known[seat]
@@ -365,11 +389,12 @@ class State:
     def _bet(self, seat: int, move: dict) -> None:
         on, value = move["on"], move["value"]
         if not _is_int(on) or not 0 <= on < self.n:
-            raise IllegalMove(f"seat {seat} cannot bet on {on!r}: not a seat")
+            raise IllegalMove(N_("seat {seat} cannot bet on {on!r}: not a seat"), seat=seat, on=on)
         if on == seat:
-            raise IllegalMove(f"seat {seat} cannot bet on themself")
+            raise IllegalMove(N_("seat {seat} cannot bet on themself"), seat=seat)
         if not _is_int(value) or value not in (0, 1):
-            raise IllegalMove(f"seat {seat} cannot bet {value!r}: a bet is worth 0 or 1")
+            raise IllegalMove(N_("seat {seat} cannot bet {value!r}: a bet is worth 0 or 1"),
+                              seat=seat, value=value)
         self.bets[seat] = (on, value)
         if all(b is not None for b in self.bets):
             self._start_phase_two()

@@ -1,4 +1,4 @@
-// The lobby's "Create a table" form: as many seat choices as there are other seats.
+// The lobby: show as many bot choices as there are other seats.
 const players = document.getElementById("players");
 const sync = () => document.querySelectorAll(".bot-seat").forEach((p) => {
   p.hidden = Number(p.dataset.seat) >= Number(players.value);

@@ -1,21 +1,13 @@
 """A real Celery worker (not eager) against Redis and the test database plays a game."""
 
-import os
 import random
-import subprocess
-import sys
-import time
-import uuid
 from datetime import timedelta
-from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from blaze_site.celery import app as celery_app
 from correspondence.models import Notification, SeatClock
 from correspondence.services import clocks_start
 from correspondence.tasks import clocks_sweep
@@ -25,27 +17,12 @@ from games.engine import deal_game, view
 from games.models import Game, Move, Seat
 from games.selectors import initial_state
 from games.services import bot_turn_queue
+from tests import workers
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(
     settings.BLAZE_INMEMORY or connection.vendor != "postgresql",
     reason="needs Redis and PostgreSQL",
 )
-
-
-def _database_url() -> str:
-    db = connection.settings_dict  # inside a django_db test: NAME is test_<name>
-    auth = quote(db["USER"] or "")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"])
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def _route_all(queue, routes=None) -> None:
-    """Send every task this process queues to `queue` (the router is cached: rebuild it)."""
-    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else routes
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)
 
 
 @pytest.fixture
@@ -56,51 +33,21 @@ def worker_env():
 
 @pytest.fixture
 def worker(transactional_db, worker_env):
-    """`celery -A blaze_site worker` on a queue of its own, using the test database."""
-    queue = f"test-{uuid.uuid4().hex[:10]}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "BLAZE_INMEMORY": "0",
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
-        "BOT_PAUSE_SECONDS": "0",
-        "EMAIL_URL": "consolemail://",
-        "LOG_LEVEL": "WARNING",
-        **worker_env,
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "blaze_site", "worker", "-P", "solo",
-         "-Q", queue, "--without-gossip", "--without-mingle", "--without-heartbeat",
-         "-l", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    conf = celery_app.conf
-    before = conf.task_always_eager, conf.task_routes
-    conf.task_always_eager = False
-    _route_all(queue)
+    """`celery -A blaze_site worker` on queues of its own (bots, clocks, mail, the rest),
+    using the test database."""
+    prefix = workers.new_prefix()
+    proc = workers.worker_start(prefix, workers.worker_env(prefix, **worker_env))
     try:
-        yield proc
+        with workers.sending_to(prefix):
+            yield proc
     finally:
-        conf.task_always_eager = before[0]
-        _route_all(None, before[1])
-        proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, err = proc.communicate()
-        errors = [line for line in err.decode().splitlines() if "Traceback" in line]
-        assert not errors, err.decode()[-3000:]
+        err = workers.worker_stop(proc)
+        workers.broker_cleanup(prefix)
+        assert not workers.tracebacks(err), err[-3000:]
 
 
 def _wait_for(predicate, timeout=45.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
+    return workers.wait_for(predicate, timeout=timeout, interval=0.1)
 
 
 def _finishes(deal, rng, limit=600) -> bool:

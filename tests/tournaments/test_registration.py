@@ -71,7 +71,6 @@ def test_withdrawing_without_registering_is_refused(cup, bob):
         ({"table_size": 6}, "3, 4 or 5"),
         ({"min_players": 2}, "at least 3"),
         ({"min_players": 10, "max_players": 8}, "at least 3"),
-        ({"rated": True, "allow_bots": True}, "rated"),
         ({"points": {"4": [3, 2, 1]}}, "needs 4 whole numbers"),
         ({"time_control": {"kind": "blitz"}}, "time control"),
         ({"format": "knockout"}, "swiss or elimination"),

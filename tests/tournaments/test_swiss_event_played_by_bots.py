@@ -1,8 +1,6 @@
 """A whole Swiss event, 13 players and 3 rounds, every seat driven by the bot task, run
 through the real tasks (Celery eager; the transactions really commit)."""
 
-import time
-
 import pytest
 from django.core import mail
 
@@ -16,7 +14,6 @@ from .conftest import make_players, make_tournament, register_all
 
 @pytest.mark.django_db(transaction=True)
 def test_thirteen_bots_play_a_three_round_swiss_event_to_the_end(ann, random_bots):
-    began = time.monotonic()
     bots = make_players("robo", 13, is_bot=True)
     cup = make_tournament(ann, rounds=3, table_size=4, bot_level="random")
     register_all(cup, bots)
@@ -53,4 +50,3 @@ def test_thirteen_bots_play_a_three_round_swiss_event_to_the_end(ann, random_bot
 
     assert mail.outbox == []  # bots get no mail
     assert tasks.tournament_advance(cup.pk) == "not running"  # idempotent once finished
-    assert time.monotonic() - began < 60

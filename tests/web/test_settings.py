@@ -87,8 +87,22 @@ def test_production_settings_pass_the_deploy_check():
         DJANGO_SETTINGS_MODULE="blaze_site.settings_prod",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="blaze.example",
+        CACHE_URL="redis://127.0.0.1:6379/1",  # not connected to by the check
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_refuses_a_cache_that_processes_do_not_share():
+    # Rate limits count in the cache: per-process memory would let each process count alone.
+    result = _run(
+        ["manage.py", "check", "--deploy"],
+        DJANGO_SETTINGS_MODULE="blaze_site.settings_prod",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="blaze.example",
+        CACHE_URL="locmemcache://",
+    )
+    assert result.returncode != 0
+    assert "not a shared cache" in result.stderr
 
 
 def test_production_settings_need_a_secret_key():

@@ -34,6 +34,7 @@ function seatEl(view, seat, names, bottom) {
   const head = el("p", { class: "player__name" }, p.name);
   if (mine) head.append(el("span", { class: "badge" }, gettext("you")));
   if (p.bot) head.append(el("span", { class: "badge" }, gettext("bot")));
+  if (p.abandoned) head.append(el("span", { class: "badge" }, gettext("left the game")));
   if (waited) head.append(el("span", { class: "badge badge--turn" }, gettext("to move")));
   li.append(head);
 
@@ -159,13 +160,16 @@ export function roundTable(view, names, r) {
 function renderRanking(view, names) {
   const ranking = $("ranking");
   if (!ranking) return;
-  ranking.hidden = !view.ranking;
+  // The site's order: players who left the game rank last, whatever their bot scored.
+  const order = view.final_ranking || view.ranking;
+  ranking.hidden = !order;
   const title = $("ranking-title");
-  if (title) title.hidden = !view.ranking;
-  ranking.replaceChildren(...(view.ranking || []).map((s, place) => el("li", {},
+  if (title) title.hidden = !order;
+  ranking.replaceChildren(...(order || []).map((s, place) => el("li", {},
     fmt(ngettext("%(who)s: %(n)s point", "%(who)s: %(n)s points", view.scores[s]),
       { who: names[s] + (s === view.you ? ` (${gettext("you")})` : ""), n: view.scores[s] })
-    + (place === 0 ? ` (${gettext("winner")})` : ""))));
+    + (view.players[s]?.abandoned ? ` (${gettext("left the game: ranks last")})`
+      : place === 0 ? ` (${gettext("winner")})` : ""))));
   const breakdown = $("breakdown");
   if (breakdown) {
     breakdown.hidden = !view.ranking;

@@ -6,10 +6,23 @@ import { renderBoard } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
+/** The whole replay, fetched a page at a time (the server sends a bounded page of plies). */
+async function fetchReplay(gameId) {
+  let data = null;
+  for (let start = 0; start !== null;) {
+    const r = await fetch(`/games/${gameId}/replay/data/?start=${start}`, { credentials: "same-origin" });
+    if (!r.ok) return null;
+    const page = await r.json();
+    if (data === null) data = page;
+    else { data.moves.push(...page.moves); data.views.push(...page.views); data.log.push(...page.log); }
+    start = page.next;
+  }
+  return data;
+}
+
 async function replayPage(root) {
-  const r = await fetch(`/games/${root.dataset.game}/replay/data/`, { credentials: "same-origin" });
-  if (!r.ok) { $("ply").textContent = gettext("This replay is not available."); return; }
-  const data = await r.json();
+  const data = await fetchReplay(root.dataset.game);
+  if (data === null) { $("ply").textContent = gettext("This replay is not available."); return; }
   const log = gameLog($("log"), { initial: data.log, initialSeq: data.moves.length });
   let ply = 0;
   const show = () => {

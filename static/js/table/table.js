@@ -92,9 +92,12 @@ export function tablePage(root) {
       const waiting = (view.waiting_on || []).filter((s) => s !== view.you).map((s) => n[s]);
       prompt = fmt(gettext("Waiting on %(who)s."), { who: waiting.join(", ") });
     }
-    if (view.status === "finished" && view.ranking) {
-      prompt = view.ranking[0] === view.you ? gettext("The game is over: you win!")
-        : fmt(gettext("The game is over: %(who)s wins."), { who: n[view.ranking[0]] });
+    const order = view.final_ranking || view.ranking;
+    if (view.status === "finished" && order) {
+      prompt = view.you !== null && view.players[view.you].abandoned
+        ? gettext("The game is over: you left it, so you rank last.")
+        : order[0] === view.you ? gettext("The game is over: you win!")
+          : fmt(gettext("The game is over: %(who)s wins."), { who: n[order[0]] });
     }
     $("prompt-text").textContent = prompt;
     $("prompt").hidden = !prompt;

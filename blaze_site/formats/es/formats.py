@@ -1,0 +1,5 @@
+DATE_FORMAT = r"j \d\e F \d\e Y"
+YEAR_MONTH_FORMAT = r"F \d\e Y"
+SHORT_DATE_FORMAT = "d/m/Y"
+SHORT_DATETIME_FORMAT = "d/m/Y H:i"
+DATETIME_FORMAT = "D j M Y, H:i"

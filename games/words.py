@@ -1,0 +1,23 @@
+"""What the site says about games in the active language: the engine's English
+sentences (games/engine/words.py marks their templates; the engine has no Django) and
+the names of a game's states."""
+
+from django.utils.translation import gettext, gettext_lazy
+
+from .engine.words import translate
+
+STATUS_WORDS = {
+    "waiting": gettext_lazy("waiting for players"),
+    "playing": gettext_lazy("playing"),
+    "finished": gettext_lazy("finished"),
+    "aborted": gettext_lazy("aborted"),
+}
+
+
+def say(text) -> str:
+    """An engine Sentence or Phrase in the active language; other text unchanged."""
+    return translate(text, gettext)
+
+
+def status_word(status: str) -> str:
+    return str(STATUS_WORDS.get(status, status))

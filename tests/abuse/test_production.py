@@ -1,0 +1,93 @@
+"""Production settings refuse unsafe values; pages carry a CSP and secret pages no-store."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from tests.abuse.conftest import finished_record
+from tests.games_helpers import api_post, bearer
+
+ROOT = Path(__file__).resolve().parents[2]
+STRONG_KEY = "k" + "".join(chr(ord("a") + i % 26) for i in range(60))
+
+
+def _settings_import(**env):
+    full = {k: v for k, v in os.environ.items()
+            if k not in {"DEBUG", "BLAZE_ENV", "SECRET_KEY", "ALLOWED_HOSTS"}}
+    full.update(env)
+    return subprocess.run([sys.executable, "-c", "import blaze_site.settings"], cwd=ROOT,
+                          env=full, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("key", ["short", "x" * 60, "django-insecure-" + "abcdefgh" * 6])
+def test_production_refuses_a_weak_secret_key(key):
+    result = _settings_import(BLAZE_ENV="production", SECRET_KEY=key,
+                              ALLOWED_HOSTS="blaze.example")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY is too weak" in result.stderr
+
+
+@pytest.mark.parametrize("hosts", ["*", "blaze.example,*"])
+def test_production_refuses_a_wildcard_allowed_hosts(hosts):
+    result = _settings_import(BLAZE_ENV="production", SECRET_KEY=STRONG_KEY, ALLOWED_HOSTS=hosts)
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS must name the site's own hosts" in result.stderr
+
+
+def test_production_takes_a_strong_key_and_named_hosts():
+    result = _settings_import(BLAZE_ENV="production", SECRET_KEY=STRONG_KEY,
+                              ALLOWED_HOSTS="blaze.example")
+    assert result.returncode == 0, result.stderr
+
+
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)
+_HANDLER_ATTR = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
+
+
+@pytest.mark.django_db
+def test_every_page_has_a_csp_without_inline_script_and_runs_none(client, ann, bob, cat):
+    game = services.game_create(creator=ann, players=3)
+    for user in (bob, cat):
+        services.game_join(game_id=game.pk, user=user)
+    imported = api_post(client, "/api/v1/games/import", finished_record(), bearer(ann)).json()
+    anonymous = ["/", "/play/", "/account/login/", "/account/signup/", "/leaderboard/",
+                 "/tournaments/", "/api/v1/docs"]
+    signed_in = ["/games/", f"/games/{game.pk}/", f"/games/{imported['id']}/replay/",
+                 "/account/tokens/", "/account/settings/", f"/u/{ann.username}/"]
+    for url in anonymous + ["login"] + signed_in:
+        if url == "login":
+            client.force_login(ann)
+            continue
+        response = client.get(url)
+        assert response.status_code == 200, url
+        policy = response["Content-Security-Policy"]
+        script_src = re.search(r"script-src ([^;]*)", policy).group(1)
+        assert script_src.split() == ["'self'"], (url, policy)
+        html = response.content.decode()
+        assert not _INLINE_SCRIPT.search(html), (url, _INLINE_SCRIPT.search(html).group(0))
+        assert not _HANDLER_ATTR.search(html), (url, _HANDLER_ATTR.search(html).group(0))
+
+
+@pytest.mark.django_db
+def test_the_page_showing_a_new_token_is_never_stored(ann_client):
+    response = ann_client.post(reverse("account_tokens"), {"name": "my bot"})
+    assert "blz_" in response.content.decode()
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_a_players_view_from_the_api_is_never_stored(client, ann):
+    game = services.game_create(creator=ann, players=3)
+    response = client.get(f"/api/v1/games/{game.pk}", **bearer(ann))
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_public_pages_may_still_be_cached(client):
+    assert "no-store" not in client.get("/leaderboard/").get("Cache-Control", "")

@@ -1,0 +1,44 @@
+"""Tasks go to queues by kind, named after the site's prefix; they are acknowledged late."""
+
+from django.conf import settings
+
+from blaze_site.celery import app as celery_app
+from blaze_site.queues import queue_names, task_routes
+from correspondence.services import LIVE_CHECK_MAX_SECONDS
+
+PREFIX = settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def _queue_of(task_name: str) -> str:
+    return celery_app.amqp.router.route({}, task_name)["queue"].name
+
+
+def test_bot_turns_clocks_and_mail_each_have_a_queue_named_after_the_prefix():
+    assert _queue_of("games.tasks.bot_move") == f"{PREFIX}.bots"
+    assert _queue_of("correspondence.tasks.deadline_check") == f"{PREFIX}.clocks"
+    assert _queue_of("correspondence.tasks.clocks_sweep") == f"{PREFIX}.clocks"
+    assert _queue_of("games.tasks.bots_watchdog") == f"{PREFIX}.clocks"
+    assert _queue_of("correspondence.tasks.notification_send") == f"{PREFIX}.mail"
+    assert _queue_of("ratings.tasks.rating_update") == PREFIX
+
+
+def test_a_plain_worker_reads_every_queue_of_its_site_and_no_other():
+    assert [q.name for q in celery_app.conf.task_queues] == queue_names(PREFIX)
+    ours, theirs = set(queue_names("blaze_a")), set(queue_names("blaze_b"))
+    assert not ours & theirs
+    routed = {r["queue"] for r in task_routes("blaze_a").values()}
+    assert routed <= ours
+
+
+def test_tasks_are_acknowledged_after_they_run_and_requeued_when_the_worker_dies():
+    celery_app.loader.import_default_modules()
+    ours = [t for name, t in celery_app.tasks.items() if not name.startswith("celery.")]
+    assert ours
+    assert all(t.acks_late and t.reject_on_worker_lost for t in ours)
+
+
+def test_a_countdown_task_is_never_handed_out_twice_by_the_broker():
+    # Redis gives an unacknowledged task to another worker after the visibility timeout;
+    # a live deadline check is held unacknowledged until its countdown ends.
+    timeout = celery_app.conf.broker_transport_options["visibility_timeout"]
+    assert timeout > LIVE_CHECK_MAX_SECONDS + settings.BOT_PAUSE_SECONDS + 300
