@@ -34,7 +34,7 @@ test: $(STAMP) node_modules/.package-lock.json
 # Refresh locale/*/LC_MESSAGES/*.po from the marked strings, then compile the .mo files
 # (both are committed; needs GNU gettext: Debian's `gettext` package). See docs/i18n.md.
 MAKEMESSAGES := $(PY) manage.py makemessages -l ja -l es --add-location=file --no-obsolete \
-	-i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*'
+	-i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*' -i 'node_modules/*'
 messages: $(STAMP)
 	$(MAKEMESSAGES) -d django
 	$(MAKEMESSAGES) -d djangojs
