@@ -4,7 +4,6 @@ from . import views
 
 urlpatterns = [
     path("i18n/language/", views.language_switch, name="language_switch"),
-    path("u/<str:username>/", views.profile, name="profile"),
     path("account/settings/", views.settings_edit, name="account_settings"),
     path("account/keep/", views.guest_claim_page, name="guest_claim"),
     path("account/tokens/", views.tokens, name="account_tokens"),

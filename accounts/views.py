@@ -2,25 +2,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from ratings.stats import profile_context
-
 from .forms import GuestClaimForm, SettingsForm, TokenCreateForm
 from .middleware import accept_language
-from .models import User
 from .services import api_token_create, api_token_revoke, guest_claim, user_language_set
-
-
-def profile(request, username: str):
-    player = get_object_or_404(User, username=username, is_active=True)
-    vs = request.GET.get("vs", "").strip()
-    return render(request, "accounts/profile.html",
-                  {"player": player, **profile_context(player, vs)})
 
 
 @login_required

@@ -6,7 +6,7 @@ Every error answers ``{"error": sentence}`` (409 adds ``"seq"``); invalid input 
 from functools import partial
 
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Schema
+from ninja import Schema
 from ninja.errors import HttpError, ValidationError
 
 from accounts.api_auth import api_auth
@@ -15,9 +15,10 @@ from games.api import router as games_router
 from games.services import GameError
 
 from .errors import too_many_json
+from .openapi import TruthfulNinjaAPI
 from .ratelimits import RateLimited
 
-api = NinjaAPI(
+api = TruthfulNinjaAPI(
     title="Blaze API",
     version="1",
     description=(

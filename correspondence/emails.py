@@ -4,6 +4,10 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from accounts.language import in_language_of
 
 UNSUBSCRIBE_SALT = "correspondence.unsubscribe"
 
@@ -38,11 +42,11 @@ def unsubscribe_url(user) -> str:
 
 
 def _message(user, subject: str, body: str) -> EmailMessage:
+    """Call inside in_language_of(user): the footer is in the recipient's language."""
     link = unsubscribe_url(user)
-    footer = (
-        f"\n\n--\nYour notifications: {absolute(reverse('notifications'))}\n"
-        f"Stop these emails with one click: {link}\n"
-    )
+    footer = "\n\n--\n" + _(
+        "Your notifications: %(notifications)s\nStop these emails with one click: %(link)s\n"
+    ) % {"notifications": absolute(reverse("notifications")), "link": link}
     return EmailMessage(
         subject=f"[Blaze] {subject}",
         body=body + footer,
@@ -55,28 +59,34 @@ def _message(user, subject: str, body: str) -> EmailMessage:
 
 
 SUBJECTS = {
-    "your_turn": "Your turn in game {game}",
-    "almost_out": "Almost out of time in game {game}",
-    "game_over": "Game {game} is over",
-    "timeout": "Your time ran out in game {game}",
-    "tournament": "Tournament news",
+    "your_turn": gettext_lazy("Your turn in game %(game)s"),
+    "almost_out": gettext_lazy("Almost out of time in game %(game)s"),
+    "game_over": gettext_lazy("Game %(game)s is over"),
+    "timeout": gettext_lazy("Your time ran out in game %(game)s"),
+    "tournament": gettext_lazy("Tournament news"),
 }
 
 
 def notification_message(note) -> EmailMessage:
-    subject = SUBJECTS.get(note.kind, "News from Blaze").format(game=note.game_id)
-    body = f"Hello {note.user.username},\n\n{note.text}\n"
-    if note.game_id is not None:
-        body += f"\nOpen the game: {absolute(game_path(note.game_id))}\n"
-    return _message(note.user, subject, body)
+    """The email of a notification, in its recipient's language (whoever caused it)."""
+    with in_language_of(note.user):
+        subject = str(SUBJECTS.get(note.kind, _("News from Blaze"))) % {"game": note.game_id}
+        body = _("Hello %(name)s,") % {"name": note.user.username} + f"\n\n{note.text}\n"
+        if note.game_id is not None:
+            body += "\n" + _("Open the game: %(link)s") % {
+                "link": absolute(game_path(note.game_id))} + "\n"
+        return _message(note.user, subject, body)
 
 
 def digest_message(user, seats) -> EmailMessage:
     """One email listing every game waiting on the player; `seats` are Seat rows."""
     n = len(seats)
-    lines = [f"Hello {user.username},", "",
-             f"{n} game{'s' if n != 1 else ''} {'are' if n != 1 else 'is'} waiting on you:", ""]
-    for seat in seats:
-        lines.append(f"- Game {seat.game_id}: {absolute(game_path(seat.game_id))}")
-    return _message(user, f"{n} game{'s' if n != 1 else ''} waiting on you",
-                    "\n".join(lines) + "\n")
+    with in_language_of(user):
+        lines = [_("Hello %(name)s,") % {"name": user.username}, "",
+                 ngettext("%(n)d game is waiting on you:", "%(n)d games are waiting on you:",
+                          n) % {"n": n}, ""]
+        for seat in seats:
+            lines.append("- " + _("Game %(game)s: %(link)s") % {
+                "game": seat.game_id, "link": absolute(game_path(seat.game_id))})
+        subject = ngettext("%(n)d game waiting on you", "%(n)d games waiting on you", n) % {"n": n}
+        return _message(user, subject, "\n".join(lines) + "\n")

@@ -9,8 +9,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
+from games.models import Game, Seat
+from games.presence import presence_here
+
 from .models import EmailOptOut, Notification, SeatClock
-from .presence import presence_here
+from .timeouts import clocks_warn, deadline_expire
 
 log = logging.getLogger(__name__)
 
@@ -21,8 +25,6 @@ SWEEP_LIMIT = 200
 def clocks_sweep() -> int:
     """Every 30 s (beat): time out the seats whose deadline passed, warn those almost out.
     Returns the number of timeout moves made."""
-    from .services import clocks_warn, deadline_expire
-
     now = timezone.now()
     game_ids = (
         SeatClock.objects.filter(deadline__lte=now, running_since__isnull=False)
@@ -41,10 +43,6 @@ def clocks_sweep() -> int:
 @shared_task(ignore_result=True)
 def deadline_check(game_id: int, seq: int) -> int:
     """A live game's clock may run out about now: time it out unless the game moved on."""
-    from games.models import Game
-
-    from .services import deadline_expire
-
     if not Game.objects.filter(pk=game_id, seq=seq, status=Game.PLAYING).exists():
         return 0  # a move came first; it queued its own check
     return deadline_expire(game_id=game_id)
@@ -94,8 +92,6 @@ def notification_send(notification_id: int) -> bool:
 
 
 def _waiting_seats(user) -> list:
-    from games.models import Game, Seat
-
     seats = (Seat.objects.filter(user=user, bot_level__isnull=True, game__status=Game.PLAYING)
              .select_related("game").order_by("game_id"))
     return [s for s in seats if s.index in s.game.waiting_on]
@@ -105,8 +101,6 @@ def _waiting_seats(user) -> list:
 def send_digests() -> int:
     """Hourly (beat): from DIGEST_HOUR in each player's time zone, one email a day listing
     every game waiting on them, for players who chose the digest. Keyed per user and day."""
-    from accounts.models import User
-
     from .emails import digest_message
 
     now = timezone.now()

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 
-from . import services
+from . import notifications, vacations
 from .emails import unsubscribe_user_id
 from .forms import VacationForm
 
@@ -16,7 +16,7 @@ from .forms import VacationForm
 @login_required
 def notification_list(request):
     if request.method == "POST":
-        services.notifications_mark_read(user=request.user)
+        notifications.notifications_mark_read(user=request.user)
         return redirect("notifications")
     notes = request.user.notifications.select_related("game")[:100]
     unsubscribed = hasattr(request.user, "email_opt_out")
@@ -27,7 +27,7 @@ def notification_list(request):
 @login_required
 @require_POST
 def email_resubscribe(request):
-    services.email_resubscribe(user=request.user)
+    notifications.email_resubscribe(user=request.user)
     messages.success(request, _("Game emails are on again. Choose when in your settings."))
     return redirect("notifications")
 
@@ -42,7 +42,7 @@ def unsubscribe(request, token: str):
     if user is None:
         return render(request, "correspondence/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "POST":
-        changed = services.email_unsubscribe(user=user)
+        changed = notifications.email_unsubscribe(user=user)
         return render(request, "correspondence/unsubscribe.html",
                       {"done": True, "changed": changed, "who": user})
     if request.method != "GET":
@@ -55,8 +55,8 @@ def vacation(request):
     form = VacationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.vacation_create(user=request.user, **form.cleaned_data)
-        except services.ClockError as e:
+            vacations.vacation_create(user=request.user, **form.cleaned_data)
+        except vacations.ClockError as e:
             form.add_error(None, e.message)
         else:
             messages.success(request, _("Vacation saved: your correspondence clocks will "
@@ -66,7 +66,7 @@ def vacation(request):
     context = {
         "form": form,
         "vacations": request.user.vacations.all(),
-        "days_left": services.vacation_days_left(request.user, year),
+        "days_left": vacations.vacation_days_left(request.user, year),
         "year": year,
         "now": timezone.now(),
     }
@@ -78,8 +78,8 @@ def vacation(request):
 @require_POST
 def vacation_cancel(request, vacation_id: int):
     try:
-        services.vacation_cancel(user=request.user, vacation_id=vacation_id)
-    except services.ClockError as e:
+        vacations.vacation_cancel(user=request.user, vacation_id=vacation_id)
+    except vacations.ClockError as e:
         messages.error(request, e.message)
     else:
         messages.success(request, _("Vacation cancelled."))

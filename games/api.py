@@ -1,12 +1,13 @@
 """The games part of the JSON API (spec/API.md): parse, call a service or selector, reply."""
 
 import json
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
-from pydantic import BaseModel, ConfigDict, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
 from blaze_site.ratelimits import rate_limit_check
 
@@ -76,6 +77,18 @@ class GameView(BaseModel):
     options: dict[str, Any] | None = Field(None, description="only when the game waits on you")
 
 
+def _whole_number(value):
+    """JSON has one number type: 3.0 is the integer 3 (JSON Schema agrees); true is not."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+# An integer as JSON Schema means it: 3 or 3.0, never "3" or true.
+JsonInt = Annotated[StrictInt, BeforeValidator(_whole_number)]
+BotLevel = Literal["random", "basic", "strong"]
+
+
 class StrictIn(Schema):
     """A request body: unknown fields are refused, naming the field (a typo such as
     "privat" must not silently make a public table)."""
@@ -84,22 +97,26 @@ class StrictIn(Schema):
 
 
 class GameCreateIn(StrictIn):
-    players: StrictInt = Field(..., ge=3, le=5)
-    bots: list[str] = Field(default_factory=list, description='levels: "random", "basic", "strong"')
-    rated: bool = False
-    private: bool = False
+    players: JsonInt = Field(..., ge=3, le=5)
+    bots: list[BotLevel] = Field(default_factory=list, max_length=4,
+                                 description="bot levels for the seats after yours, at most "
+                                             "players - 1 (400 otherwise)")
+    rated: StrictBool = False
+    private: StrictBool = False
     time_control: dict[str, Any] | None = Field(
-        None, description='{"kind": "live", "minutes": 10} or {"kind": "correspondence", "days": 3}'
+        None, description='{"kind": "live", "minutes": 10} or {"kind": "correspondence", '
+                          '"days": 3} (README "Time controls"; 400 for other values)'
     )
 
 
 class MoveIn(StrictIn):
-    seq: StrictInt = Field(..., description="the game's seq you saw")
-    move: Any = Field(..., description="a RECORD.md move object without seat")
+    seq: JsonInt = Field(..., description="the game's seq you saw")
+    move: dict[str, Any] = Field(..., description="a RECORD.md move object without seat; "
+                                                  "400 when it is not legal now")
 
 
 class BotIn(StrictIn):
-    level: str = "basic"
+    level: BotLevel = "basic"
 
 
 class GameSummaryOut(Schema):
@@ -157,6 +174,28 @@ class ReplayPage(Schema):
 
 TOO_MANY = {429: ErrorOut}
 
+# The shape of a blaze-record/1 (RECORD.md); its deals and moves must also be legal (400).
+RECORD_SCHEMA = {
+    "type": "object",
+    "description": "a blaze-record/1 (RECORD.md): 400 when its deals or moves are not legal",
+    "required": ["format", "players", "rounds"],
+    "properties": {
+        "format": {"const": "blaze-record/1"},
+        "players": {"type": "array", "minItems": 3, "maxItems": 5, "items": {"type": "string"}},
+        "rounds": {"type": "array", "minItems": 1, "maxItems": 2, "items": {
+            "type": "object", "required": ["hands", "deck", "moves"],
+            "properties": {
+                "hands": {"type": "array", "items": {"type": "array",
+                                                     "items": {"type": "string"}}},
+                "deck": {"type": "array", "items": {"type": "string"}},
+                "start": {"type": "integer"},
+                "moves": {"type": "array", "items": {"type": "object"}},
+            },
+        }},
+        "meta": {"type": "object"},
+    },
+}
+
 
 def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
     """The game if this user may watch it (games.visibility); else 404, as if missing."""
@@ -170,7 +209,7 @@ def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
 def _finished_game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
     game = _game(request, game_id, invite)
     if game.status != Game.FINISHED:
-        raise services.Forbidden("the record is available once the game is finished")
+        raise services.Forbidden(_("the record is available once the game is finished"))
     return game
 
 
@@ -201,8 +240,7 @@ def game_create(request: HttpRequest, data: GameCreateIn):
              description="A record is at most 1 MB (413 past that) and as many moves as a "
                          "game on the site; 429 (with Retry-After) past the daily imports.",
              openapi_extra={"requestBody": {"required": True, "content": {
-                 "application/json": {"schema": {"type": "object",
-                                                 "description": "a blaze-record/1"}}}}})
+                 "application/json": {"schema": RECORD_SCHEMA}}}})
 def game_import(request: HttpRequest):
     rate_limit_check(request, "record_import")
     cap = settings.BLAZE_MAX_RECORD_BYTES
@@ -211,7 +249,7 @@ def game_import(request: HttpRequest):
     try:
         record = json.loads(request.body)
     except (ValueError, RecursionError):
-        raise services.BadRequest("the body is not a JSON record") from None
+        raise services.BadRequest(_("the body is not a JSON record")) from None
     game = services.record_import(user=request.auth, record=record)
     return Status(201, game_view_for(game, request.auth))
 
@@ -292,9 +330,9 @@ def _no_fields(request: HttpRequest) -> None:
     try:
         body = json.loads(request.body)
     except (ValueError, RecursionError):
-        raise services.BadRequest("the body is not JSON: send {} or nothing") from None
+        raise services.BadRequest(_("the body is not JSON: send {} or nothing")) from None
     if body != {}:
-        raise services.BadRequest("this action takes no fields: send {} or nothing")
+        raise services.BadRequest(_("this action takes no fields: send {} or nothing"))
 
 
 @router.get("/{int:game_id}/record",
@@ -320,7 +358,8 @@ def _content_length(request: HttpRequest) -> int:
 
 
 def _too_big_sentence() -> str:
-    return f"a record may be at most {settings.BLAZE_MAX_RECORD_BYTES:,} bytes"
+    return _("a record may be at most %(cap)s bytes") % {
+        "cap": f"{settings.BLAZE_MAX_RECORD_BYTES:,}"}
 
 
 def game_error_response(api, request, exc: services.GameError):

@@ -5,10 +5,9 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from correspondence.presence import apresence_leave, apresence_touch
-
 from . import messages
 from .models import Game
+from .presence import apresence_leave, apresence_touch
 from .selectors import game_view_for
 from .visibility import can_watch, invite_given
 

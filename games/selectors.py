@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from .engine import State, export_record, state_from_deal, view
+from .events import view_parts
 from .models import Game, Move, Seat
 from .narration import lines_for, move_events
 from .standing import standing_order
@@ -204,11 +205,8 @@ def game_view_for(game: Game, user) -> dict:
         created_by=game.created_by.username if game.created_by_id else None,
         final_ranking=game_final_ranking(game, seats),
     )
-    from correspondence.services import clock_view  # correspondence builds on games
-
-    result.update(clock_view(game))
+    result.update(view_parts(game))  # e.g. the clocks, from the apps above
     # The latest move in words (the whole log: GET /api/v1/games/{id}/log).
-
     result["log"] = lines_for(_last_move_events(game), seat_names(seats), you) \
         if game.imported is False else []
     if game.private and game.created_by_id and user is not None and \

@@ -9,20 +9,13 @@ import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from correspondence.services import (
-    ClockError,
-    bot_pause_seconds,
-    clocks_on_move,
-    clocks_start,
-    time_control_clean,
-)
-from ratings.tasks import rating_update as rating_update_task
-
-from . import engine, messages
+from . import engine, events, messages
+from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
 from .selectors import game_state, initial_state, state_cache_put_on_commit
@@ -31,7 +24,6 @@ from .words import say, status_word
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
 
-TIME_CONTROL_KINDS = {"live", "correspondence"}
 DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
 
 
@@ -102,13 +94,14 @@ def _locked_game(game_id: int) -> Game:
 def _clean_time_control(time_control) -> dict:
     if time_control is None:
         return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in TIME_CONTROL_KINDS:
+    if not isinstance(time_control, dict) or time_control.get("kind") not in tcs.KINDS:
         raise BadRequest(
             _('time_control must be an object with "kind": "live" or "correspondence"'))
     try:
-        return time_control_clean(time_control)
-    except ClockError as e:
-        raise BadRequest(_("time_control: %(why)s") % {"why": e.message}) from None
+        tcs.parse_time_control(time_control)
+    except tcs.TimeControlError as e:
+        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
+    return dict(time_control)
 
 
 def _clean_bots(bots, players: int) -> list[str]:
@@ -140,6 +133,13 @@ def _after_change(game_id: int, seq: int, *, queue_bots: bool = True) -> None:
         bot_turn_queue(game_id=game_id, seq=seq)
 
 
+def bot_pause_seconds(time_control: dict) -> float:
+    """How long a bot waits before its move: a natural pause in live games only."""
+    if isinstance(time_control, dict) and time_control.get("kind") == tcs.LIVE:
+        return float(settings.BOT_PAUSE_SECONDS)
+    return 0.0
+
+
 def bot_turn_queue(*, game_id: int, seq: int) -> None:
     """Queue the bot task when the game waits on a bot seat (cheap check first)."""
     game = (Game.objects.filter(pk=game_id)
@@ -162,8 +162,6 @@ def game_abort_stalled(*, game_id: int) -> bool:
     The rules never end such a game (RULES.md §9); clocks end it when people play,
     this ends it when only bots are left to move.
     """
-    from django.conf import settings
-
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.PLAYING or game.seq < settings.BLAZE_MAX_GAME_MOVES:
@@ -174,9 +172,7 @@ def game_abort_stalled(*, game_id: int) -> bool:
         game.save(update_fields=["status", "finished", "waiting_on"])
         seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, seq, queue_bots=False))
-        from tournaments.services import tournament_game_finished
-
-        tournament_game_finished(game_id=game_id)
+        events.game_ended.send(game=game, reason=events.ABORTED)
     log.warning("game %s aborted after %s moves: it circled", game_id, seq)
     return True
 
@@ -389,7 +385,7 @@ def _start(game: Game) -> None:
     game.waiting_on = state.waiting_on
     game.save()
     state_cache_put_on_commit(game.pk, 0, state)
-    clocks_start(game)
+    events.game_started.send(game=game)
 
 
 # ---- moves -------------------------------------------------------------------------------
@@ -439,14 +435,10 @@ def move_play(
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
-            finished_id = game.pk
-            transaction.on_commit(lambda: rating_update_task.delay(finished_id))
-            # tournaments build on games: imported here to keep the dependency one-way
-            from tournaments.services import tournament_game_finished
-
-            tournament_game_finished(game_id=finished_id)
         game.save(update_fields=fields)
-        clocks_on_move(game, mover=seat.index, state_after=state)
+        events.move_played.send(game=game, seat=seat.index, move=full, state=state)
+        if state.finished:
+            events.game_ended.send(game=game, reason=events.FINISHED)
         state_cache_put_on_commit(game.pk, game.seq, state)
         new_seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))

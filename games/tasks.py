@@ -18,9 +18,14 @@ def bot_move(game_id: int, seq: int) -> int:
     """Play the bot seats the game waits on, starting at `seq`. Idempotent: does nothing
     when the game moved on (another task or a person got there first). Returns the
     number of moves made."""
-    from correspondence.services import bot_pause_seconds
-
-    from .services import GameError, _after_change, bot_turn_queue, game_abort_stalled, move_play
+    from .services import (
+        GameError,
+        _after_change,
+        bot_pause_seconds,
+        bot_turn_queue,
+        game_abort_stalled,
+        move_play,
+    )
 
     rng = random.Random()
     made = 0

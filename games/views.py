@@ -9,6 +9,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -266,25 +267,27 @@ def record_import(request):
     cap = settings.BLAZE_MAX_RECORD_BYTES
     upload = request.FILES.get("record")
     if upload is not None and upload.size > cap:  # the size is known before reading
-        messages.error(request, f"That file is too big: a record is at most {cap:,} bytes.")
+        messages.error(request, _("That file is too big: a record is at most %(cap)s bytes.")
+                       % {"cap": number_format(cap, force_grouping=True)})
         return redirect("play")
     text = upload.read().decode("utf-8", "replace") if upload else request.POST.get("text", "")
     if not text.strip():
-        messages.error(request, "Choose a record file or paste one, then press Import.")
+        messages.error(request, _("Choose a record file or paste one, then press Import."))
         return redirect("play")
     if len(text.encode()) > cap:
-        messages.error(request, f"That record is too big: a record is at most {cap:,} bytes.")
+        messages.error(request, _("That record is too big: a record is at most %(cap)s bytes.")
+                       % {"cap": number_format(cap, force_grouping=True)})
         return redirect("play")
     try:
         record = json.loads(text)
         game = services.record_import(user=request.user, record=record)
     except RecursionError:
-        messages.error(request, "That is not a record: its JSON is nested too deeply.")
+        messages.error(request, _("That is not a record: its JSON is nested too deeply."))
         return redirect("play")
     except ValueError as e:
-        messages.error(request, f"That is not JSON: {e}")
+        messages.error(request, _("That is not JSON: %(why)s") % {"why": e})
         return redirect("play")
     except services.GameError as e:
-        messages.error(request, f"That record cannot be replayed: {e.message}")
+        messages.error(request, _("That record cannot be replayed: %(why)s") % {"why": e.message})
         return redirect("play")
     return redirect("game_replay", game_id=game.pk)

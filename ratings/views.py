@@ -1,6 +1,8 @@
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 
-from .stats import leaderboard
+from accounts.models import User
+
+from .stats import leaderboard, profile_context
 
 
 def _int_param(request, name: str, default, allowed=None):
@@ -23,3 +25,11 @@ def leaderboard_page(request):
         "player_counts": [3, 4, 5],
     }
     return render(request, "ratings/leaderboard.html", context)
+
+
+def profile(request, username: str):
+    """A player's page: figures, rating chart, recent games (`?vs=` head to head)."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    vs = request.GET.get("vs", "").strip()
+    return render(request, "ratings/profile.html",
+                  {"player": player, **profile_context(player, vs)})

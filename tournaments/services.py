@@ -140,8 +140,9 @@ def tournament_register(*, tournament_id: int, user, now: datetime | None = None
 
 
 def tournament_withdraw(*, tournament_id: int, user) -> Registration:
-    """Leave a tournament. During a round, a bot takes over the player's unfinished game
-    (their results still count for them); they are not paired again."""
+    """Leave a tournament. During a round this resigns the player's unfinished game: the
+    built-in bot plays the seat on and the player ranks last at that table (as anyone
+    who leaves a game); they are not paired again."""
     with transaction.atomic():
         t = _locked(tournament_id)
         reg = Registration.objects.filter(tournament=t, user=user, withdrawn__isnull=True).first()
@@ -159,7 +160,13 @@ def tournament_withdraw(*, tournament_id: int, user) -> Registration:
             game__status__in=[Game.WAITING, Game.PLAYING],
         ).select_related("game")
         for seat in seats:
-            _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
+            if seat.game.status == Game.PLAYING and not seat.abandoned:
+                try:
+                    game_services.game_resign(game_id=seat.game_id, user=user)
+                except game_services.GameError:
+                    pass  # the game ended meanwhile: nothing left to resign
+            else:
+                _seat_to_bot(seat, WITHDRAWN_BOT_LEVEL)
     return reg
 
 

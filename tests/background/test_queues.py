@@ -4,7 +4,7 @@ from django.conf import settings
 
 from blaze_site.celery import app as celery_app
 from blaze_site.queues import queue_names, task_routes
-from correspondence.services import LIVE_CHECK_MAX_SECONDS
+from correspondence.clocks import LIVE_CHECK_MAX_SECONDS
 
 PREFIX = settings.CELERY_TASK_DEFAULT_QUEUE
 

@@ -5,10 +5,12 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import time_machine
 
-from correspondence import services
-from correspondence.models import Notification, SeatClock, SeatStatus
+from correspondence import clocks as clock_rows
+from correspondence import vacations
+from correspondence.models import Notification, SeatClock, SeatStatus, Vacation
 from correspondence.tasks import clocks_sweep
 from games.models import Game, Move, Seat
+from games.services import BadRequest, game_create
 
 from .helpers import committed, move_random, started_game, user_at
 
@@ -43,7 +45,7 @@ def test_a_started_game_runs_the_clocks_of_the_seats_it_waits_on(clock, ann, bob
             assert row.warn_at == T0 + 3 * DAY - 0.6 * DAY  # a fifth of 3 days left
         else:
             assert row.running_since is None and row.deadline is None
-    services.clocks_start(game)  # twice: nothing changes
+    clock_rows.clocks_start(game)  # twice: nothing changes
     assert SeatClock.objects.filter(game=game).count() == 3
 
 
@@ -60,7 +62,7 @@ def test_a_move_stops_the_movers_clock_and_starts_the_next(clock, ann, bob, cat)
         else:
             assert row.running_since is None and row.deadline is None
             assert row.remaining == 3 * 86400  # per move: a full clock next time
-    view = services.clock_view(game)["clocks"]
+    view = clock_rows.clock_view(game)["clocks"]
     assert [c["seat"] for c in view] == [0, 1, 2]
     waited = game.waiting_on[0]
     assert view[waited]["running"] and view[waited]["remaining"] == 3 * 86400
@@ -103,13 +105,13 @@ def test_vacation_stops_the_clock_and_moves_the_deadline(clock, ann, bob, cat):
     game = started_game([ann, bob, cat])
     seat = game.waiting_on[0]
     player = user_at(game, seat)
-    services.vacation_create(user=player, first_day=date(2026, 3, 3), last_day=date(2026, 3, 5))
+    vacations.vacation_create(user=player, first_day=date(2026, 3, 3), last_day=date(2026, 3, 5))
     row = clocks(game)[seat]
     # 12 hours run on the 2nd, the clock stands still 3 days (3rd-5th), 2.5 days run after.
     assert row.deadline == datetime(2026, 3, 8, 12, tzinfo=UTC)
     clock.move_to(T0 + 4 * DAY)
     assert sweep() == 0
-    assert services.clock_view(game)["clocks"][seat]["remaining"] == 2 * 86400
+    assert clock_rows.clock_view(game)["clocks"][seat]["remaining"] == 2 * 86400
     clock.move_to(datetime(2026, 3, 8, 12, tzinfo=UTC))
     assert sweep() >= 1
     assert Move.objects.filter(game=game, seat=seat).exists()
@@ -120,7 +122,7 @@ def test_a_vacation_taken_after_the_deadline_was_stored_is_honoured(clock, ann, 
     seat = game.waiting_on[0]
     # A stale stored deadline (as if the vacation had been added by hand): the sweeper
     # checks the real clock before it times anyone out, and stores the true deadline.
-    services.Vacation.objects.create(user=user_at(game, seat), start=T0, end=T0 + 10 * DAY)
+    Vacation.objects.create(user=user_at(game, seat), start=T0, end=T0 + 10 * DAY)
     clock.shift(3 * DAY)
     sweep()
     assert not Move.objects.filter(game=game, seat=seat).exists()
@@ -128,32 +130,30 @@ def test_a_vacation_taken_after_the_deadline_was_stored_is_honoured(clock, ann, 
 
 
 def test_vacation_rules_are_refused_clearly(clock, ann):
-    services.vacation_create(user=ann, first_day=date(2026, 4, 1), last_day=date(2026, 4, 15))
-    with pytest.raises(services.ClockError, match="only 5 of the 20 vacation days of 2026"):
-        services.vacation_create(user=ann, first_day=date(2026, 5, 1), last_day=date(2026, 5, 6))
-    with pytest.raises(services.ClockError, match="overlaps"):
-        services.vacation_create(user=ann, first_day=date(2026, 4, 15), last_day=date(2026, 4, 16))
-    with pytest.raises(services.ClockError, match="in the past"):
-        services.vacation_create(user=ann, first_day=date(2026, 3, 1), last_day=date(2026, 3, 2))
-    assert services.vacation_days_left(ann, 2026) == 5
-    today = services.vacation_create(user=ann, first_day=date(2026, 3, 2),
+    vacations.vacation_create(user=ann, first_day=date(2026, 4, 1), last_day=date(2026, 4, 15))
+    with pytest.raises(vacations.ClockError, match="only 5 of the 20 vacation days of 2026"):
+        vacations.vacation_create(user=ann, first_day=date(2026, 5, 1), last_day=date(2026, 5, 6))
+    with pytest.raises(vacations.ClockError, match="overlaps"):
+        vacations.vacation_create(user=ann, first_day=date(2026, 4, 15), last_day=date(2026, 4, 16))
+    with pytest.raises(vacations.ClockError, match="in the past"):
+        vacations.vacation_create(user=ann, first_day=date(2026, 3, 1), last_day=date(2026, 3, 2))
+    assert vacations.vacation_days_left(ann, 2026) == 5
+    today = vacations.vacation_create(user=ann, first_day=date(2026, 3, 2),
                                      last_day=date(2026, 3, 2))
     assert today.start == T0  # from now, and today counts as one day
-    assert services.vacation_days_left(ann, 2026) == 4
-    with pytest.raises(services.ClockError, match="has begun"):
-        services.vacation_cancel(user=ann, vacation_id=today.pk)
+    assert vacations.vacation_days_left(ann, 2026) == 4
+    with pytest.raises(vacations.ClockError, match="has begun"):
+        vacations.vacation_cancel(user=ann, vacation_id=today.pk)
     later = ann.vacations.get(start__month=4)
-    services.vacation_cancel(user=ann, vacation_id=later.pk)
-    assert services.vacation_days_left(ann, 2026) == 19
+    vacations.vacation_cancel(user=ann, vacation_id=later.pk)
+    assert vacations.vacation_days_left(ann, 2026) == 19
 
 
-def test_time_control_is_checked_and_frozen_once_the_game_starts(clock, ann, bob, cat):
-    with pytest.raises(services.ClockError, match='must be one of 1, 2, 3, 5 or 7'):
-        services.time_control_clean({"kind": "correspondence", "days": 4})
-    game = started_game([ann, bob, cat])
-    with pytest.raises(services.ClockError, match="cannot change once the game has started"):
-        services.time_control_change(game_id=game.pk, time_control={"kind": "live",
-                                                                    "minutes": 5})
+def test_a_time_control_outside_the_presets_is_refused_with_a_sentence(ann):
+    with pytest.raises(BadRequest, match='must be one of 1, 2, 3, 5 or 7'):
+        game_create(creator=ann, players=3, bots=["basic", "basic"],
+                    time_control={"kind": "correspondence", "days": 4})
+    assert not Game.objects.exists()
 
 
 def _play_until_seat_waited(game, seat, rng):
@@ -185,7 +185,6 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_the_bot(clock, ann, bob, cat):
         assert Seat.objects.get(game=game, index=seat).bot_level == (
             "basic" if n == 3 else None)
     assert SeatStatus.objects.get(game=game, seat=seat).abandoned
-    assert services.seat_abandoned(game.pk, seat)
     # From now on the bot plays that seat at once; the others still move themselves.
     game = _play_until_seat_waited(game, seat, rng)
     game.refresh_from_db()

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from blaze_site.celery import app as celery_app
 from correspondence.models import SeatClock
-from correspondence.services import deadline_expire
 from correspondence.tasks import clocks_sweep
+from correspondence.timeouts import deadline_expire
 from games.models import Game, Move
 
 from .helpers import started_game

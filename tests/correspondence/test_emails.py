@@ -9,12 +9,12 @@ import time_machine
 from django.core import signing
 from django.test import Client
 
-from correspondence import services
+from correspondence import notifications
 from correspondence.emails import unsubscribe_token
 from correspondence.models import EmailOptOut, Notification
-from correspondence.presence import presence_here, presence_leave, presence_touch
 from correspondence.tasks import clocks_sweep, notification_send, send_digests
 from games.models import Game
+from games.presence import presence_here, presence_leave, presence_touch
 
 from .helpers import committed, move_random, started_game, user_at
 
@@ -182,7 +182,7 @@ def test_a_bad_unsubscribe_token_is_refused(ann):
 def test_unsubscribed_players_get_no_email_but_keep_site_notifications(
         clock, ann, bob, cat, mailoutbox):
     for user in (ann, bob, cat):
-        services.email_unsubscribe(user=user)
+        notifications.email_unsubscribe(user=user)
         user.refresh_from_db()
         user.email_on_turn = "immediate"  # even if they turn turn emails back on
         user.save()

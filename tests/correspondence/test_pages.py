@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.template import Context, Template
 
-from correspondence import services
+from correspondence import vacations
 from correspondence.models import Vacation
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -48,7 +48,7 @@ def test_vacation_page_takes_and_refuses_vacations(clock, ann, client):
     backwards = client.post("/account/vacation/", {"first_day": "2026-05-03",
                                                    "last_day": "2026-05-01"})
     assert backwards.status_code == 400 and b"cannot come before" in backwards.content
-    soon = services.vacation_create(user=ann, first_day=date(2026, 3, 3),
+    soon = vacations.vacation_create(user=ann, first_day=date(2026, 3, 3),
                                     last_day=date(2026, 3, 3))
     clock.move_to(datetime(2026, 3, 3, 1, tzinfo=UTC))
     resp = client.post(f"/account/vacation/{soon.pk}/cancel/", follow=True)

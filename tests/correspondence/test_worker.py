@@ -8,8 +8,8 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from correspondence.clocks import clocks_start
 from correspondence.models import Notification, SeatClock
-from correspondence.services import clocks_start
 from correspondence.tasks import clocks_sweep
 from games import services
 from games.bot_moves import bot_choose_move

@@ -81,6 +81,7 @@ def test_withdrawing_mid_round_hands_the_seat_to_a_bot(ann, db, django_capture_o
         tournament_withdraw(tournament_id=cup.pk, user=b)
     seat = Seat.objects.get(game=game, user=b)
     assert seat.bot_level == "basic"
+    assert seat.abandoned and seat.abandoned_reason == Seat.RESIGNED  # b ranks last there
     assert Registration.objects.get(user=b).withdrawn is not None
     game.refresh_from_db()
     if seat.index in game.waiting_on or game.status == Game.FINISHED:

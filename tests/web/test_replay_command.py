@@ -3,7 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "engine" / "data"  # the public examples
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -1,0 +1,158 @@
+"""Clocks on rows: start them, charge a move, show them.
+
+The arithmetic is in clock.py; here it meets the rows. Clock rows change only while the
+game row is locked (the game services, deadline_expire and vacation changes lock it
+first), so the lock order is always game, then clocks. Called by the listeners of
+`games.events` (listeners.py), inside the writer's transaction.
+"""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import clock as C
+from .models import SeatClock, Vacation
+from .notifications import notify_turn
+
+# Live deadlines this close also get a one-off check at the deadline itself (the 30 s sweep
+# stays the safety net); longer ones, and all correspondence deadlines, wait for the sweep.
+LIVE_CHECK_MAX_SECONDS = 15 * 60
+
+CLOCK_FIELDS = ["remaining", "running_since", "deadline", "warn_at", "warned",
+                "timeouts_in_row"]
+
+
+def time_control_of(game) -> C.TimeControl | None:
+    """The game's parsed time control, or None for untimed and imported games."""
+    try:
+        return C.parse_time_control(game.time_control)
+    except C.TimeControlError:
+        return None
+
+
+def seat_rows(game) -> dict[int, object]:
+    """Seat index -> the Seat row, with its user."""
+    return {s.index: s for s in game.seats.select_related("user")}
+
+
+def seat_vacations(tc: C.TimeControl | None, seats: dict,
+                   since: datetime | None = None) -> dict:
+    """Seat index -> the vacation intervals of its player that matter to a clock."""
+    if tc is None or not tc.vacations_apply:
+        return {}
+    users = {s.user_id: i for i, s in seats.items() if s.user_id is not None}
+    qs = Vacation.objects.filter(user_id__in=users)
+    if since is not None:
+        qs = qs.filter(end__gt=since)
+    out: dict[int, list] = {}
+    for user_id, start, end in qs.values_list("user_id", "start", "end"):
+        out.setdefault(users[user_id], []).append((start, end))
+    return out
+
+
+def clock_store(row: SeatClock, clk: C.Clock, tc: C.TimeControl, vacations) -> None:
+    """Put a clock on its row, with the deadline and warning time it implies."""
+    row.remaining, row.running_since = clk.remaining, clk.running_since
+    row.deadline = C.deadline(clk, vacations)
+    warn = tc.kind == C.CORRESPONDENCE and clk.running and not row.warned
+    row.warn_at = C.deadline(clk, vacations, reserve=tc.warn_reserve) if warn else None
+
+
+def clocks_start(game, now: datetime | None = None) -> None:
+    """Start the game's clocks. Call holding the game row lock, once `waiting_on` is set
+    (on game_started). Untimed games get no clocks; calling twice changes nothing."""
+    tc = time_control_of(game)
+    if tc is None or SeatClock.objects.filter(game=game).exists():
+        return
+    now = now or timezone.now()
+    seats = seat_rows(game)
+    vacations = seat_vacations(tc, seats)
+    rows = []
+    for seat, clk in enumerate(C.clocks_start(tc, game.players, game.waiting_on, now)):
+        row = SeatClock(game=game, seat=seat)
+        clock_store(row, clk, tc, vacations.get(seat, ()))
+        rows.append(row)
+    SeatClock.objects.bulk_create(rows)
+    _queue_live_check(game, tc, rows, now)
+    if tc.kind == C.CORRESPONDENCE:
+        for seat in game.waiting_on:
+            notify_turn(game, seats.get(seat))
+
+
+def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None) -> None:
+    """Charge the mover, start and stop clocks, and tell players whose turn it is. Call
+    inside move_play's transaction (on move_played), holding the game row lock, after the
+    move is applied and `game` saved (its `seq`, `status` are the new ones)."""
+    tc = time_control_of(game)
+    rows = list(SeatClock.objects.select_for_update().filter(game=game).order_by("seat"))
+    if tc is None or not rows:
+        return
+    now = now or timezone.now()
+    seats = seat_rows(game)
+    finished = bool(state_after.finished)
+    waiting_after = [] if finished else list(state_after.waiting_on)
+    started: list[int] = []
+    vacations = seat_vacations(tc, seats)
+    clocks = C.clocks_on_move(tc, [r.clock for r in rows], mover=mover,
+                              waiting_after=waiting_after, now=now, vacations=vacations)
+    mover_seat = seats.get(mover)
+    for row, clk in zip(rows, clocks, strict=True):
+        if clk.running and clk.running_since != row.running_since:
+            row.warned = False  # a new turn: it may be warned again
+            if row.running_since is None:
+                started.append(row.seat)
+        if row.seat == mover and (mover_seat is None or not mover_seat.bot_level):
+            # a person's own move; a bot playing an abandoned seat keeps the count
+            row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
+        clock_store(row, clk, tc, vacations.get(row.seat, ()))
+    SeatClock.objects.bulk_update(rows, CLOCK_FIELDS)
+    if finished:
+        return
+    _queue_live_check(game, tc, rows, now)
+    if tc.kind == C.CORRESPONDENCE:
+        for seat in started:
+            notify_turn(game, seats.get(seat))
+
+
+def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
+    """After commit, queue one check at the earliest live deadline, naming the game's seq
+    (the check does nothing if the game moved on by then)."""
+    if tc.kind != C.LIVE:
+        return
+    due = [r.deadline for r in rows if r.deadline is not None]
+    if not due:
+        return
+    wait = max((min(due) - now).total_seconds(), 0.0) + 0.25
+    if wait > LIVE_CHECK_MAX_SECONDS:
+        return
+    from .tasks import deadline_check  # the task module imports this one
+
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: deadline_check.apply_async((game_id, seq), countdown=wait))
+
+
+def deadlines_refresh(game, tc: C.TimeControl) -> None:
+    """Recompute stored deadlines after vacations changed. Holding the game row lock."""
+    seats = seat_rows(game)
+    vacations = seat_vacations(tc, seats)
+    rows = list(SeatClock.objects.select_for_update().filter(game=game))
+    for row in rows:
+        clock_store(row, row.clock, tc, vacations.get(row.seat, ()))
+    SeatClock.objects.bulk_update(rows, CLOCK_FIELDS)
+
+
+def clock_view(game, now: datetime | None = None) -> dict:
+    """{"clocks": [per seat: seat, remaining (s), running, deadline (ISO, UTC), paused]} to
+    merge into a game view; {"clocks": None} for an untimed game."""
+    tc = time_control_of(game)
+    rows = list(SeatClock.objects.filter(game=game).order_by("seat"))
+    if tc is None or not rows:
+        return {"clocks": None}
+    now = now or timezone.now()
+    vacations = seat_vacations(tc, seat_rows(game))
+    out = []
+    for row in rows:
+        entry = C.clock_state(tc, row.clock, now, vacations.get(row.seat, ()))
+        out.append({"seat": row.seat, **entry})
+    return {"clocks": out}

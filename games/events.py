@@ -1,0 +1,116 @@
+"""What happens to games, for the apps above `games` to react to.
+
+`games` is the floor of play: it imports no app above it. Clocks, notifications, ratings
+and tournaments react to games through these three events instead; each app connects its
+listeners in its `AppConfig.ready()`.
+
+Every event is sent by a service in `games.services` inside its transaction, holding the
+game row lock. A listener says when it runs:
+
+- `IN_TRANSACTION`: at once, inside the writer's transaction (its writes commit or roll
+  back with the move; an exception refuses the whole write);
+- `ON_COMMIT`: after the transaction commits (queue tasks, send nothing that a rollback
+  would have to take back).
+
+Listeners run in ascending `order` (then by name), whatever the order the apps load in;
+`tests/services/test_events.py` pins the order of every event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from django.db import transaction
+
+IN_TRANSACTION = "in_transaction"
+ON_COMMIT = "on_commit"
+
+# Why a game that was being played stopped (`game_ended`'s `reason`).
+FINISHED = "finished"  # the rules ended it: two rounds played
+ABORTED = "aborted"  # the site stopped it (e.g. a game that only circles)
+RESIGNED = "resigned"  # a player resigned
+ABANDONED = "abandoned"  # a player left it for good
+END_REASONS = (FINISHED, ABORTED, RESIGNED, ABANDONED)
+
+
+@dataclass(frozen=True)
+class Listener:
+    name: str  # "app.function", for the pinned order and for logs
+    function: Callable
+    when: str
+    order: int
+
+
+class Event:
+    """One kind of happening. `send(**payload)` calls every listener with the payload."""
+
+    def __init__(self, name: str, payload: tuple[str, ...]):
+        self.name = name
+        self.payload = payload
+        self._listeners: list[Listener] = []
+
+    def connect(self, function: Callable, *, when: str, order: int, name: str = "") -> None:
+        """Add a listener; connecting the same name again replaces it (ready() may rerun)."""
+        if when not in (IN_TRANSACTION, ON_COMMIT):
+            raise ValueError(f"when must be IN_TRANSACTION or ON_COMMIT, not {when!r}")
+        name = name or f"{function.__module__}.{function.__qualname__}"
+        kept = [lis for lis in self._listeners if lis.name != name]
+        kept.append(Listener(name, function, when, order))
+        self._listeners = sorted(kept, key=lambda lis: (lis.order, lis.name))
+
+    def disconnect(self, name: str) -> None:
+        self._listeners = [lis for lis in self._listeners if lis.name != name]
+
+    def listeners(self) -> list[Listener]:
+        """The listeners in the order they run."""
+        return list(self._listeners)
+
+    def send(self, **payload) -> None:
+        """Call inside the writer's transaction (the game row locked)."""
+        if set(payload) != set(self.payload):
+            raise TypeError(f"{self.name} carries {', '.join(self.payload)}")
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError(f"{self.name} must be sent inside the writer's transaction")
+        for lis in self._listeners:
+            if lis.when == IN_TRANSACTION:
+                lis.function(**payload)
+            else:
+                transaction.on_commit(partial(lis.function, **payload))
+
+
+# A game got its deal and started: `game` is saved (status playing, seq 0, waiting_on set).
+game_started = Event("game_started", ("game",))
+
+# One move is in the log: `game` is saved with the new seq, status and waiting_on; `seat`
+# is the mover's index, `move` the RECORD.md move object (with "seat"), `state` the
+# engine state after it. Sent before `game_ended` when the move ends the game.
+move_played = Event("move_played", ("game", "seat", "move", "state"))
+
+# A started game stopped being played: `game` is saved (status finished or aborted, with
+# `finished` set); `reason` is one of END_REASONS.
+game_ended = Event("game_ended", ("game", "reason"))
+
+EVENTS = (game_started, move_played, game_ended)
+
+
+# ---- parts of a game's view that apps above contribute ------------------------------------
+
+_view_parts: list[tuple[str, Callable]] = []
+
+
+def view_part_register(name: str, function: Callable) -> None:
+    """`function(game) -> dict` is merged into every game view (e.g. the clocks). One per
+    name; registered in an AppConfig.ready()."""
+    global _view_parts
+    _view_parts = sorted([(n, f) for n, f in _view_parts if n != name] + [(name, function)],
+                         key=lambda item: item[0])
+
+
+def view_parts(game) -> dict:
+    """What the apps above add to a game's view, in name order."""
+    out: dict = {}
+    for _, function in _view_parts:
+        out.update(function(game))
+    return out

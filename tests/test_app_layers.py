@@ -1,0 +1,86 @@
+"""The apps stack in layers: accounts at the bottom, games on it, everything else above.
+
+Every import counts, also those inside functions; the graph is read from the sources.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APPS = ("accounts", "games", "ratings", "correspondence", "tournaments")
+# What each app may import (besides itself). Above games, apps react to it through
+# games.events; none of them imports another app of its own layer.
+MAY_IMPORT = {
+    "accounts": set(),
+    "games": {"accounts"},
+    "ratings": {"accounts", "games"},
+    "correspondence": {"accounts", "games"},
+    "tournaments": {"accounts", "games"},
+}
+
+
+def _imported_modules(tree: ast.AST):
+    for node in ast.walk(tree):  # walks function bodies too
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            for alias in node.names:  # `from games import services`
+                yield f"{node.module}.{alias.name}"
+
+
+def app_imports() -> dict[str, dict[str, list[str]]]:
+    """app -> imported app -> the files that import it."""
+    graph: dict[str, dict[str, list[str]]] = {app: {} for app in APPS}
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            tree = ast.parse(path.read_text(), filename=str(path))
+            for module in _imported_modules(tree):
+                other = module.split(".")[0]
+                if other in APPS and other != app:
+                    where = str(path.relative_to(ROOT))
+                    files = graph[app].setdefault(other, [])
+                    if where not in files:
+                        files.append(where)
+    return graph
+
+
+def cycles(graph: dict[str, dict]) -> list[list[str]]:
+    """Every cycle found by a depth-first search, as a list of apps."""
+    found, path, done = [], [], set()
+
+    def visit(app):
+        if app in path:
+            found.append(path[path.index(app):] + [app])
+            return
+        if app in done:
+            return
+        path.append(app)
+        for other in sorted(graph[app]):
+            visit(other)
+        path.pop()
+        done.add(app)
+
+    for app in sorted(graph):
+        visit(app)
+    return found
+
+
+def test_the_checker_sees_imports_inside_functions_and_finds_a_circle():
+    tree = ast.parse("def f():\n    from ratings.tasks import x\n    import games.models\n")
+    assert {"ratings.tasks", "games.models"} <= set(_imported_modules(tree))
+    assert cycles({"a": {"b": []}, "b": {"c": []}, "c": {"a": []}}) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b": []}, "b": {}}) == []
+
+
+def test_no_two_apps_import_each_other_directly_or_around_a_circle():
+    assert cycles(app_imports()) == []
+
+
+def test_each_app_imports_only_the_layers_below_it():
+    graph = app_imports()
+    wrong = {app: {other: files for other, files in imported.items()
+                   if other not in MAY_IMPORT[app]}
+             for app, imported in graph.items()}
+    assert {app: found for app, found in wrong.items() if found} == {}
