@@ -198,3 +198,20 @@ def _play_by_keyboard(page):
         page.keyboard.press("p")
         return
     pytest.fail(f"no move for stage {stage}")
+
+
+def test_the_sites_pages_pass_axe_and_the_phone_menu_folds(page, live_asgi):
+    from tests.conftest import make_user
+
+    make_user("ann")
+    for name, path in [("home", "/"), ("lobby", "/play/"), ("rules", "/rules/"),
+                       ("profile", "/u/ann/")]:
+        page.goto(live_asgi.url + path)
+        shoot(page, f"page-{name}")
+        assert_accessible(page, path)
+    # at phone width the nav is one row: a Menu button that opens the links
+    toggle = page.get_by_role("button", name="Menu")
+    assert toggle.is_visible() and not page.get_by_role("link", name="Leaderboard").is_visible()
+    toggle.click()
+    assert page.get_by_role("link", name="Leaderboard").is_visible()
+    assert toggle.get_attribute("aria-expanded") == "true"
