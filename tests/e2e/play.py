@@ -11,7 +11,7 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 # Either the game is over or it waits on us (a move button is on offer).
 WAIT_FOR_TURN_OR_END = (
-    "!document.querySelector('#ranking').hidden"
+    "() => !document.querySelector('#ranking').hidden"
     " || document.querySelectorAll('#actions [data-action]').length > 0")
 
 
@@ -77,7 +77,7 @@ def play_one_move(page) -> tuple[str, int]:
 
 def wait_for_move_to_land(page, seq: int):
     page.wait_for_function(
-        "!document.querySelector('#table').hasAttribute('aria-busy') && ("
+        "() => !document.querySelector('#table').hasAttribute('aria-busy') && ("
         f"Number(document.querySelector('#table').dataset.seq) > {seq}"
         " || !document.querySelector('#error').hidden)", timeout=30_000)
 

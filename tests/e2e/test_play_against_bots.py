@@ -31,9 +31,9 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
     _shoot(page, shots, "lobby")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
-    page.wait_for_function("document.querySelector('#table').dataset.seq !== undefined")
+    page.wait_for_function("() => document.querySelector('#table').dataset.seq !== undefined")
     # Every seat shows its clock (10 minutes, live); the running ones count down.
-    page.wait_for_function("document.querySelectorAll('.player__clock').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('.player__clock').length === 3")
     clocks = page.locator(".player__clock").all_text_contents()
     assert any(re.fullmatch(r"\d+:\d\d left", c) for c in clocks), clocks
 
@@ -43,7 +43,7 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
         assert time.monotonic() < deadline, f"no final ranking after {GAME_SECONDS} s, " \
             f"{moves} moves of ours; status: {page.locator('#status').text_content()}"
         page.wait_for_function(
-            "!document.querySelector('#ranking').hidden"
+            "() => !document.querySelector('#ranking').hidden"
             " || document.querySelectorAll('#actions [data-action]').length > 0",
             timeout=30_000)
         if page.locator("#ranking").is_visible():
@@ -57,7 +57,7 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
         moves += 1
         assert moves < MAX_MOVES, f"the game went on for {moves} moves of ours"
         page.wait_for_function(
-            "!document.querySelector('#table').hasAttribute('aria-busy') && ("
+            "() => !document.querySelector('#table').hasAttribute('aria-busy') && ("
             f"Number(document.querySelector('#table').dataset.seq) > {seq}"
             " || !document.querySelector('#error').hidden)", timeout=30_000)
         error = page.locator("#error")

@@ -99,9 +99,9 @@ def test_a_guest_plays_a_whole_game_from_the_home_page_on_a_phone(page, live_asg
     other = page.context.browser.new_context(viewport={"width": 390, "height": 844})
     visitor = other.new_page()
     visitor.goto(base + replay_url)
-    visitor.wait_for_function("document.querySelector('#replay').dataset.ply === '0'")
+    visitor.wait_for_function("() => document.querySelector('#replay').dataset.ply === '0'")
     visitor.get_by_role("button", name="Last").click()
-    visitor.wait_for_function("!document.querySelector('#ranking').hidden")
+    visitor.wait_for_function("() => !document.querySelector('#ranking').hidden")
     assert "The game is over" in visitor.locator("#log").text_content()
     shoot(visitor, "replay")
     assert_accessible(visitor, "replay")
@@ -215,3 +215,18 @@ def test_the_sites_pages_pass_axe_and_the_phone_menu_folds(page, live_asgi):
     toggle.click()
     assert page.get_by_role("link", name="Leaderboard").is_visible()
     assert toggle.get_attribute("aria-expanded") == "true"
+
+
+def test_resigning_hands_the_seat_to_a_bot_and_ranks_you_last(page, live_asgi):
+    page.goto(live_asgi.url + "/")
+    page.get_by_role("button", name="Play against bots").click()
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.wait_for_function(WAIT_FOR_TURN_OR_END, timeout=30_000)
+    page.get_by_text("Resign", exact=True).click()
+    page.get_by_role("button", name="Resign and leave").click()
+    # the bot plays the seat to the end; the ranking puts the one who left last
+    page.wait_for_function("() => !document.querySelector('#ranking').hidden", timeout=120_000)
+    assert "you left it" in page.locator("#prompt").text_content()
+    last = page.locator("#ranking li").last.text_content()
+    assert "(you)" in last and "ranks last" in last
+    assert not page.locator("#resign").is_visible()
