@@ -1,6 +1,9 @@
 """Staff sign in with two factors (allauth.mfa) before the admin opens."""
 
 
+STAFF_PATHS = ("/admin/", "/staff/")  # the admin and the staff status page
+
+
 class StaffTwoFactorMiddleware:
     """Staff reach /admin/ only with two-factor sign-in set up; until then the admin
     sends them to the page that sets up an authenticator app."""
@@ -9,7 +12,7 @@ class StaffTwoFactorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith("/admin/") and request.user.is_authenticated \
+        if request.path.startswith(STAFF_PATHS) and request.user.is_authenticated \
                 and request.user.is_staff and not _has_totp(request.user):
             from django.contrib import messages
             from django.shortcuts import redirect

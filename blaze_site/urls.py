@@ -24,5 +24,6 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("correspondence.urls")),
+    path("", include("ops.urls")),  # /healthz, /staff/status/
     path("account/", include("allauth.urls")),
 ]

@@ -182,7 +182,18 @@ def game_view_for(game: Game, user) -> dict:
     """
     seats = game_seats(game)
     you = seat_of(seats, user)
-    state = game_state(game)
+    viewer_id = user.pk if user is not None and user.is_authenticated else None
+    last = _last_move_events(game)
+    return view_build(game, seats, game_state(game), you, view_parts(game),
+                      viewer_id=viewer_id, last_events=last[0][1] if last else None)
+
+
+def view_build(game: Game, seats: list[Seat], state: State | None, you: int | None,
+               clocks: dict, *, viewer_id: int | None = None,
+               last_events: list | None = None) -> dict:
+    """game_view_for from parts already in memory (no query): the seats with their users,
+    the state after `game.seq` moves, the clock_view, and the facts of the latest move
+    (games.narration.move_events), said in words for this reader."""
     result = view(state, you) if state is not None else {
         **_EMPTY_VIEW, "hand": [] if you is not None else None,
     }
@@ -202,17 +213,25 @@ def game_view_for(game: Game, user) -> dict:
         private=game.private,
         time_control=game.time_control,
         imported=game.imported,
-        created_by=game.created_by.username if game.created_by_id else None,
+        created_by=_creator_name(game, seats),
         final_ranking=game_final_ranking(game, seats),
     )
-    result.update(view_parts(game))  # e.g. the clocks, from the apps above
-    # The latest move in words (the whole log: GET /api/v1/games/{id}/log).
-    result["log"] = lines_for(_last_move_events(game), seat_names(seats), you) \
-        if game.imported is False else []
-    if game.private and game.created_by_id and user is not None and \
-            getattr(user, "pk", None) == game.created_by_id:
+    result.update(clocks)  # e.g. the clocks, from the apps above (events.view_parts)
+    # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
+    result["log"] = lines_for([(game.seq, last_events)], seat_names(seats), you) \
+        if last_events else []
+    if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
+
+
+def _creator_name(game: Game, seats: list[Seat]) -> str | None:
+    if not game.created_by_id:
+        return None
+    for seat in seats:  # the creator usually sits at the table: no query
+        if seat.user_id == game.created_by_id:
+            return seat.user.username
+    return game.created_by.username
 
 
 def game_summary(game: Game, user=None) -> dict:

@@ -15,17 +15,10 @@ MAX_MOVES_PER_TASK = 400
 
 @shared_task(ignore_result=True)
 def bot_move(game_id: int, seq: int) -> int:
-    """Play the bot seats the game waits on, starting at `seq`. Idempotent: does nothing
-    when the game moved on (another task or a person got there first). Returns the
-    number of moves made."""
-    from .services import (
-        GameError,
-        _after_change,
-        bot_pause_seconds,
-        bot_turn_queue,
-        game_abort_stalled,
-        move_play,
-    )
+    """Play the bot seat the game waits on at `seq` (on a worker one move, then the next
+    turn is queued; in-process every bot move in a row). Idempotent: does nothing when the
+    game moved on (another task or a person got there first). Returns the moves made."""
+    from .services import GameError, _after_change, bot_turn_queue, game_abort_stalled, move_play
 
     rng = random.Random()
     made = 0
@@ -52,9 +45,11 @@ def bot_move(game_id: int, seq: int) -> int:
             break  # the game moved on under us: whoever moved queued what follows
         made += 1
         seq += 1
-        if bot_pause_seconds(game.time_control) > 0 and not bot_move.app.conf.task_always_eager:
-            # Live games: one move a task, so every bot move comes after a natural pause
-            # (a worker honours the countdown; in-process tasks would only nest).
+        if not bot_move.app.conf.task_always_eager:
+            # A worker plays one move a task: a task run again after its worker died names
+            # the seq it is for, so it plays that move (a longer task's seq would be stale);
+            # in live games the next move comes after a natural pause (the countdown).
+            # In-process tasks would only nest: they play on in this loop.
             bot_turn_queue(game_id=game_id, seq=seq)
             break
     else:

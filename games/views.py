@@ -28,6 +28,7 @@ from .selectors import (
     game_view_for,
 )
 from .selectors import game_replay as game_replay_frames
+from .time_controls import preset
 from .visibility import can_watch, invite_given, invite_remember
 
 
@@ -126,8 +127,7 @@ def game_create(request):
         players = 0
     bots = [b for b in request.POST.getlist("bots") if b]
     kind = request.POST.get("time_control", "live")
-    time_control = {"kind": "correspondence", "days": 3} if kind == "correspondence" \
-        else {"kind": "live", "minutes": 10}
+    time_control = preset(kind)
     try:
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],

@@ -30,10 +30,13 @@ def redis_start(env: dict) -> subprocess.Popen | None:
         return None
     server = shutil.which("redis-server")
     if server and host in ("127.0.0.1", "localhost"):
-        print(f"Starting redis-server on port {port} for this run.")
+        data = RUN_DIR / "redis"
+        data.mkdir(parents=True, exist_ok=True)
+        print(f"Starting redis-server on port {port} for this run (data in {data}).")
+        # Append-only file: queued tasks (bot turns, mail) survive a restart of this Redis.
         proc = subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no"],
+            [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+             "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""],
             stdout=subprocess.DEVNULL,
         )
         for _ in range(50):
@@ -87,6 +90,7 @@ def main() -> int:
                      "blaze_site.asgi:application"]]
         if env.get("BLAZE_INMEMORY") != "1":
             celery = str(BIN / "celery")
+            # With no -Q a worker reads every queue of the site (bots, clocks, mail, the rest).
             commands.append([celery, "-A", "blaze_site", "worker", "-l", "info", "-c", "2"])
             commands.append([celery, "-A", "blaze_site", "beat", "-l", "info",
                              "-s", str(RUN_DIR / "celerybeat-schedule")])

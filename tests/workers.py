@@ -1,11 +1,13 @@
 """Real Celery worker processes for tests: each test gets its own queue prefix, so the
 per-kind queues (<prefix>.bots, .clocks, .mail) of parallel runs sharing a Redis never meet."""
 
+import base64
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from contextlib import contextmanager
@@ -56,9 +58,18 @@ def worker_start(prefix: str, env: dict, *, pool: str = "solo",
                "--without-mingle", "--without-heartbeat", "-l", "warning"]
     if beat_schedule is not None:
         command += ["-B", "-s", str(beat_schedule)]
-    # A session of its own: a test can kill the worker with all its children.
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+    # stderr to a file (a full pipe would stop the worker); a session of its own, so a
+    # test can stop the worker with all its children.
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=log, start_new_session=True)
+    proc.log = log
+    return proc
+
+
+def worker_log(proc: subprocess.Popen) -> str:
+    proc.log.seek(0)
+    return proc.log.read().decode(errors="replace")
 
 
 def worker_stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> str:
@@ -69,11 +80,15 @@ def worker_stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> str:
         except ProcessLookupError:
             pass
     try:
-        _, err = proc.communicate(timeout=20)
+        proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        _, err = proc.communicate()
-    return err.decode(errors="replace")
+        proc.wait()
+    try:  # children of a killed worker go with it
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return worker_log(proc)
 
 
 def tracebacks(stderr: str) -> list[str]:
@@ -91,9 +106,7 @@ def sending_to(prefix: str, broker_url: str | None = None):
     conf.task_default_queue = prefix
     if broker_url:
         conf.broker_url = broker_url
-        celery_app.pool.force_close_all()
-        celery_app.__dict__.pop("pool", None)
-        celery_app.amqp.__dict__.pop("producer_pool", None)
+        _connections_reset()
     _routes_reset()
     try:
         yield
@@ -101,10 +114,14 @@ def sending_to(prefix: str, broker_url: str | None = None):
         (conf.task_always_eager, conf.task_routes, conf.task_default_queue,
          conf.broker_url) = before
         if broker_url:
-            celery_app.pool.force_close_all()
-            celery_app.__dict__.pop("pool", None)
-            celery_app.amqp.__dict__.pop("producer_pool", None)
+            _connections_reset()
         _routes_reset()
+
+
+def _connections_reset() -> None:
+    """The next task sent connects to conf.broker_url afresh (as after a fork)."""
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
 
 
 def _routes_reset() -> None:
@@ -130,6 +147,16 @@ def queued(prefix: str, url: str | None = None) -> dict:
     return out
 
 
+def held_turns(prefix: str, url: str | None = None) -> list[tuple]:
+    """(game_id, seq) of every bot turn a worker holds unacknowledged."""
+    out = []
+    for message, _exchange, routing_key in _unacked(broker(url)):
+        if routing_key == f"{prefix}.bots":
+            args = json.loads(base64.b64decode(message["body"]))[0]
+            out.append(tuple(args))
+    return out
+
+
 def _unacked(r: redis.Redis) -> list:
     return [json.loads(raw) for raw in r.hvals("unacked")]
 
@@ -138,7 +165,7 @@ def broker_cleanup(prefix: str, url: str | None = None) -> None:
     """Remove this test's queues and unacknowledged tasks from a shared Redis (only ours)."""
     r = broker(url)
     names = set(queue_names(prefix))
-    r.delete(*names)
+    r.delete(*names, *(f"_kombu.binding.{name}" for name in names))
     for tag, raw in r.hgetall("unacked").items():
         if json.loads(raw)[2] in names:
             r.hdel("unacked", tag)
@@ -153,3 +180,14 @@ def wait_for(predicate, timeout: float = 120.0, interval: float = 0.2) -> bool:
             return True
         time.sleep(interval)
     return False
+
+
+def wait_value(read, timeout: float = 120.0, interval: float = 0.05):
+    """Poll until `read()` gives something other than None; that value (None: timed out)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = read()
+        if value is not None:
+            return value
+        time.sleep(interval)
+    return None

@@ -1,5 +1,11 @@
 """Tasks go to queues by kind, named after the site's prefix; they are acknowledged late."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 from django.conf import settings
 
 from blaze_site.celery import app as celery_app
@@ -7,6 +13,7 @@ from blaze_site.queues import queue_names, task_routes
 from correspondence.clocks import LIVE_CHECK_MAX_SECONDS
 
 PREFIX = settings.CELERY_TASK_DEFAULT_QUEUE
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _queue_of(task_name: str) -> str:
@@ -24,6 +31,9 @@ def test_bot_turns_clocks_and_mail_each_have_a_queue_named_after_the_prefix():
 
 def test_a_plain_worker_reads_every_queue_of_its_site_and_no_other():
     assert [q.name for q in celery_app.conf.task_queues] == queue_names(PREFIX)
+    # A task sent to one queue lands in that one only (no two share a binding).
+    bindings = [(q.exchange.name, q.routing_key) for q in celery_app.conf.task_queues]
+    assert bindings == [(name, name) for name in queue_names(PREFIX)]
     ours, theirs = set(queue_names("blaze_a")), set(queue_names("blaze_b"))
     assert not ours & theirs
     routed = {r["queue"] for r in task_routes("blaze_a").values()}
@@ -42,3 +52,15 @@ def test_a_countdown_task_is_never_handed_out_twice_by_the_broker():
     # a live deadline check is held unacknowledged until its countdown ends.
     timeout = celery_app.conf.broker_transport_options["visibility_timeout"]
     assert timeout > LIVE_CHECK_MAX_SECONDS + settings.BOT_PAUSE_SECONDS + 300
+
+
+@pytest.mark.parametrize("name, value", [
+    ("CELERY_BROKER_VISIBILITY_TIMEOUT", "900"),  # shorter than a deadline check's wait
+    ("BLAZE_WATCHDOG_SECONDS", "0"),
+])
+def test_a_setting_that_would_lose_or_repeat_work_stops_the_start(name, value):
+    env = {**os.environ, name: value}
+    result = subprocess.run([sys.executable, "-c", "import blaze_site.settings"], cwd=ROOT,
+                            env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and name in result.stderr

@@ -129,8 +129,8 @@ def case_deadline_check(ann):
 
 
 def case_notification_send(ann):
-    note = Notification.objects.create(user=ann, kind=Notification.TOURNAMENT, key="t:1",
-                                       text="Round 2 of the Autumn Cup is paired.")
+    note = Notification.objects.create(user=ann, kind=Notification.GAME_OVER, key="t:1",
+                                       text="Game 1 is over.")
     return "correspondence.tasks.notification_send", note.pk
 
 
@@ -184,11 +184,6 @@ def case_tournament_advance(ann):
     return "tournaments.tasks.tournament_advance", cup.pk
 
 
-def case_tournament_game_finished(ann):
-    _, game = _finished_round(ann)
-    return "tournaments.tasks.tournament_game_finished", game.pk
-
-
 def case_guests_remove(ann):
     User.objects.create(username="guest-idle", is_guest=True,
                         date_joined=timezone.now() - timedelta(days=3))
@@ -198,7 +193,7 @@ def case_guests_remove(ann):
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance, case_tournament_game_finished, case_guests_remove,
+    case_tournament_advance, case_guests_remove,
 )}
 
 

@@ -1,0 +1,15 @@
+from django.db import models
+
+
+class JobRun(models.Model):
+    """The last run of one periodic job (a beat entry's task), written by the worker."""
+
+    task = models.CharField(max_length=200, primary_key=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True, default="")
+    ok = models.BooleanField(default=True)  # the last finished run succeeded
+    runs = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.task} last finished {self.finished}"
