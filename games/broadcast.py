@@ -35,14 +35,17 @@ class GameViews:
         return self.spectator
 
 
-def views_build(game: Game, seats: list[Seat], state, clocks: dict) -> GameViews:
-    """Each seated user's view and the spectator view, from memory (no query)."""
+def views_build(game: Game, seats: list[Seat], state, clocks: dict,
+                last_events: list | None = None) -> GameViews:
+    """Each seated user's view and the spectator view, from memory (no query);
+    `last_events`: what the move just made did (games.narration), for the log lines."""
     views = GameViews(game.pk, game.seq)
     for seat in seats:
         if seat.user_id is not None:
             views.by_user[seat.user_id] = view_build(
-                game, seats, state, seat.index, clocks, viewer_id=seat.user_id)
-    views.spectator = view_build(game, seats, state, None, clocks)
+                game, seats, state, seat.index, clocks, viewer_id=seat.user_id,
+                last_events=last_events)
+    views.spectator = view_build(game, seats, state, None, clocks, last_events=last_events)
     return views
 
 
