@@ -6,9 +6,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from .models import ApiToken
+from .signals import token_revoked
 
 TOKEN_PREFIX = "blz_"
 BOT_USERNAMES = ["bot-random", "bot-basic", "bot-strong"]
@@ -30,15 +32,20 @@ def api_token_create(*, user, name: str) -> tuple[ApiToken, str]:
 
 
 def api_token_revoke(*, user, token_id: int) -> bool:
-    """Revoke one of the user's tokens; False when there was nothing to revoke."""
+    """Revoke one of the user's tokens; False when there was nothing to revoke.
+    Sockets opened with it close once the revocation commits (signals.token_revoked)."""
     updated = ApiToken.objects.filter(
         pk=token_id, user=user, revoked_at__isnull=True
     ).update(revoked_at=timezone.now())
+    if updated == 1:
+        transaction.on_commit(
+            lambda: token_revoked.send(sender=ApiToken, token_id=token_id, user_id=user.pk))
     return updated == 1
 
 
-def api_token_user(secret: str):
-    """The active user owning this secret, or None."""
+def api_token_find(secret: str) -> ApiToken | None:
+    """The active token with this secret (its user loaded), or None. One query; the
+    last_used write at most once a minute."""
     if not secret.startswith(TOKEN_PREFIX):
         return None
     token = (
@@ -51,7 +58,13 @@ def api_token_user(secret: str):
     now = timezone.now()
     if token.last_used is None or now - token.last_used > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used=now)
-    return token.user
+    return token
+
+
+def api_token_user(secret: str):
+    """The active user owning this secret, or None."""
+    token = api_token_find(secret)
+    return None if token is None else token.user
 
 
 def user_language_set(*, user, language: str) -> None:

@@ -12,7 +12,7 @@ from ninja.errors import HttpError, ValidationError
 from accounts.api_auth import api_auth
 from games.api import game_error_response
 from games.api import router as games_router
-from games.services import GameError
+from games.refusals import Refused
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
@@ -51,7 +51,7 @@ def _validation_sentence(errors: list) -> str:
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "data", "query", "path")]
     where = ".".join(loc)
     if first.get("type") == "extra_forbidden":
-        return f"unknown field {where!r}: leave it out"
+        return _("unknown field %(field)r: leave it out") % {"field": where}
     return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
 
 
@@ -73,5 +73,5 @@ def _rate_limited(request, exc: RateLimited):
 api.add_exception_handler(ValidationError, _validation_error)
 api.add_exception_handler(RateLimited, _rate_limited)
 api.add_exception_handler(HttpError, _http_error)
-api.add_exception_handler(GameError, partial(game_error_response, api))
+api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)

@@ -108,7 +108,16 @@ TEMPLATES = [
 
 DATABASES = {"default": env_db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# Connections are reused: PostgreSQL through psycopg's pool (under ASGI every request
+# runs in a thread of its own, so per-thread persistent connections would not be reused);
+# other databases keep CONN_MAX_AGE. DB_POOL_MAX_SIZE=0 turns the pool off.
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=16)
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 0:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE, "timeout": 20}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -181,14 +190,26 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"redis", "rediss"})
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
 CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
+# "pubsub" (RedisPubSubChannelLayer) or "lists" (RedisChannelLayer): README.md, "Live play",
+# has the measurements behind the default.
+CHANNEL_LAYER_KIND = env_choice("CHANNEL_LAYER_KIND", "pubsub", {"pubsub", "lists"})
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 else:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # Several sites may share one Redis: their groups must not meet.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
+            if CHANNEL_LAYER_KIND == "pubsub" else "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                # A consumer waits for messages with a blocking read of 5 s; redis-py 8's
+                # default 5 s socket timeout cut it short and closed every quiet socket
+                # with 1011 (redis/redis-py#4091). Reads may take a little longer than the
+                # wait; a dead Redis is still noticed.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15,
+                           "socket_connect_timeout": 5}],
+                # Several sites may share one Redis: their groups must not meet.
+                "prefix": CHANNEL_LAYER_PREFIX,
+            },
         }
     }
 

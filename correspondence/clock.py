@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
+from games.engine.words import Sentence as S
+from games.engine.words import gettext_noop as N_  # a marker: makemessages collects N_("…")
 from games.time_controls import (  # noqa: F401 - the clocks' vocabulary, re-exported
     CORRESPONDENCE,
     DAY,
@@ -101,14 +103,14 @@ def vacation_check(
     """Refuse a vacation that starts in the past, overlaps another or exceeds the yearly
     allowance; return the days it uses per year."""
     if start.tzinfo is None or end.tzinfo is None:
-        raise VacationError("vacation times must be timezone-aware")
+        raise VacationError(N_("vacation times must be timezone-aware"))
     if end <= start:
-        raise VacationError("a vacation must end after it starts")
+        raise VacationError(N_("a vacation must end after it starts"))
     if start < now - timedelta(minutes=5):
-        raise VacationError("a vacation cannot start in the past")
+        raise VacationError(N_("a vacation cannot start in the past"))
     for s, e in taken:
         if s < end and start < e:
-            raise VacationError("this vacation overlaps another one of yours")
+            raise VacationError(N_("this vacation overlaps another one of yours"))
     wanted = vacation_days(start, end, tz)
     used: dict[int, int] = {}
     for s, e in taken:
@@ -117,10 +119,10 @@ def vacation_check(
     for year, n in sorted(wanted.items()):
         left = allowance - used.get(year, 0)
         if n > left:
-            raise VacationError(
-                f"this vacation needs {n} days of {year} but only {max(left, 0)} of the "
-                f"{allowance} vacation days of {year} are left"
-            )
+            raise VacationError(S(
+                N_("this vacation needs {n} days of {year} but only {left} of the {allowance} "
+                   "vacation days of {year} are left"),
+                n=n, year=year, left=max(left, 0), allowance=allowance))
     return wanted
 
 

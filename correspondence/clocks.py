@@ -8,6 +8,7 @@ first), so the lock order is always game, then clocks. Called by the listeners o
 
 from datetime import datetime
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -97,6 +98,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
     clocks = C.clocks_on_move(tc, [r.clock for r in rows], mover=mover,
                               waiting_after=waiting_after, now=now, vacations=vacations)
     mover_seat = seats.get(mover)
+    before = [_clock_fields(row) for row in rows]
     for row, clk in zip(rows, clocks, strict=True):
         if clk.running and clk.running_since != row.running_since:
             row.warned = False  # a new turn: it may be warned again
@@ -106,7 +108,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
             # a person's own move; a bot playing an abandoned seat keeps the count
             row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
         clock_store(row, clk, tc, vacations.get(row.seat, ()))
-    SeatClock.objects.bulk_update(rows, CLOCK_FIELDS)
+    _save_changed(rows, before)
     if finished:
         return
     _queue_live_check(game, tc, rows, now)
@@ -115,21 +117,80 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
             notify_turn(game, seats.get(seat))
 
 
+def _clock_fields(row: SeatClock) -> dict:
+    return {f: getattr(row, f) for f in CLOCK_FIELDS}
+
+
+def _save_changed(rows: list, before: list[dict]) -> None:
+    """Write only the rows a move changed (usually the mover's and the next seat's): a
+    plain UPDATE each costs far less than bulk_update's CASE over every row."""
+    for row, old in zip(rows, before, strict=True):
+        changed = {f: v for f, v in _clock_fields(row).items() if old[f] != v}
+        if changed:
+            SeatClock.objects.filter(pk=row.pk).update(**changed)
+
+
+def _live_check_key(game_id: int) -> str:
+    return f"live-check:{game_id}"
+
+
+def clocks_stop(game, now: datetime | None = None) -> None:
+    """Stop every clock of a game that ended, whatever ended it (on game_ended, holding
+    the game row lock): no deadline is left for the sweeper to find."""
+    rows = list(SeatClock.objects.select_for_update()
+                .filter(game=game, running_since__isnull=False))
+    if not rows:
+        return
+    now = now or timezone.now()
+    for row in rows:
+        row.remaining = max(C.remaining_at(row.clock, now), 0.0)
+        row.running_since = row.deadline = row.warn_at = None
+    SeatClock.objects.bulk_update(rows, ["remaining", "running_since", "deadline", "warn_at"])
+
+
 def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
-    """After commit, queue one check at the earliest live deadline, naming the game's seq
-    (the check does nothing if the game moved on by then)."""
+    """After commit, queue one check at the earliest live deadline, naming the game's seq.
+
+    A check already queued for an earlier moment is enough (noted in the shared cache):
+    when it finds the game moved on, it queues the next one itself (live_check_rearm),
+    so a move does not queue a task of its own each time."""
     if tc.kind != C.LIVE:
         return
     due = [r.deadline for r in rows if r.deadline is not None]
     if not due:
         return
-    wait = max((min(due) - now).total_seconds(), 0.0) + 0.25
+    due_at = min(due).timestamp()
+    wait = max(due_at - now.timestamp(), 0.0) + 0.25
     if wait > LIVE_CHECK_MAX_SECONDS:
+        return
+    key = _live_check_key(game.pk)
+    pending = cache.get(key)
+    if pending is not None and pending <= due_at:
         return
     from .tasks import deadline_check  # the task module imports this one
 
     game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: deadline_check.apply_async((game_id, seq), countdown=wait))
+
+    def queue():
+        cache.set(key, due_at, timeout=int(wait) + 60)
+        deadline_check.apply_async((game_id, seq), countdown=wait)
+
+    transaction.on_commit(queue)
+
+
+def live_check_fired(game_id: int) -> None:
+    """A queued check ran: the next move or live_check_rearm queues the following one."""
+    cache.delete(_live_check_key(game_id))
+
+
+def live_check_rearm(game_id: int) -> None:
+    """The game moved on since the check was queued: check again at its earliest deadline."""
+    from games.models import Game
+
+    game = Game.objects.filter(pk=game_id, status=Game.PLAYING).first()
+    tc = time_control_of(game) if game is not None else None
+    if tc is not None:
+        _queue_live_check(game, tc, list(SeatClock.objects.filter(game=game)), timezone.now())
 
 
 def deadlines_refresh(game, tc: C.TimeControl) -> None:

@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.language import in_language_of
 
+from .notifications import header_safe
+
 UNSUBSCRIBE_SALT = "correspondence.unsubscribe"
 
 
@@ -48,7 +50,7 @@ def _message(user, subject: str, body: str) -> EmailMessage:
         "Your notifications: %(notifications)s\nStop these emails with one click: %(link)s\n"
     ) % {"notifications": absolute(reverse("notifications")), "link": link}
     return EmailMessage(
-        subject=f"[Blaze] {subject}",
+        subject=header_safe(f"[Blaze] {subject}"),
         body=body + footer,
         to=[user.email],
         headers={
@@ -70,7 +72,8 @@ SUBJECTS = {
 def notification_message(note) -> EmailMessage:
     """The email of a notification, in its recipient's language (whoever caused it)."""
     with in_language_of(note.user):
-        subject = str(SUBJECTS.get(note.kind, _("News from Blaze"))) % {"game": note.game_id}
+        subject = note.subject or (
+            str(SUBJECTS.get(note.kind, _("News from Blaze"))) % {"game": note.game_id})
         body = _("Hello %(name)s,") % {"name": note.user.username} + f"\n\n{note.text}\n"
         if note.game_id is not None:
             body += "\n" + _("Open the game: %(link)s") % {

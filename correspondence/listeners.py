@@ -2,8 +2,8 @@
 
 from games import events
 
-from .clocks import clock_view, clocks_on_move, clocks_start
-from .notifications import notify_game_over
+from .clocks import clock_view, clocks_on_move, clocks_start, clocks_stop
+from .notifications import notify, notify_game_ended
 
 
 def on_game_started(*, game) -> None:
@@ -15,11 +15,10 @@ def on_move_played(*, game, seat, move, state) -> None:
 
 
 def on_game_ended(*, game, reason) -> None:
-    """Everyone seated hears that the game is over (when the rules ended it)."""
-    if reason != events.FINISHED:
-        return
-    for seat in game.seats.select_related("user"):
-        notify_game_over(game, seat)
+    """However a game ends (finished, aborted), its clocks stop, so the sweeper never
+    looks at it again, and everyone seated hears of it once, in words."""
+    clocks_stop(game)
+    notify_game_ended(game, reason)
 
 
 def connect() -> None:
@@ -28,5 +27,7 @@ def connect() -> None:
     events.move_played.connect(on_move_played, when=events.IN_TRANSACTION, order=10,
                                name="correspondence.clocks_on_move")
     events.game_ended.connect(on_game_ended, when=events.IN_TRANSACTION, order=30,
-                              name="correspondence.notify_game_over")
+                              name="correspondence.clocks_stop_and_notify")
+    events.player_notice.connect(notify, when=events.IN_TRANSACTION, order=10,
+                                 name="correspondence.notify")
     events.view_part_register("clocks", clock_view)

@@ -34,20 +34,6 @@ class SeatClock(models.Model):
         return Clock(self.remaining, self.running_since)
 
 
-class SeatStatus(models.Model):
-    """A player who timed out three times in a row: the bot plays their seat from then on."""
-
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    abandoned = models.BooleanField(default=False)
-    abandoned_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seat"], name="seatstatus_unique_seat"),
-        ]
-
-
 class Vacation(models.Model):
     """[start, end): the player's correspondence clocks stand still."""
 
@@ -73,10 +59,10 @@ class Notification(models.Model):
     """Something to tell a player, in the site and maybe by email. `key` names the event,
     so whatever creates a notification twice creates it once."""
 
-    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT = (
-        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament",
+    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST = (
+        "your_turn", "almost_out", "game_over", "timeout", "digest",
     )
-    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT]
+    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -87,6 +73,7 @@ class Notification(models.Model):
     kind = models.CharField(max_length=16, choices=[(k, k) for k in KINDS])
     key = models.CharField(max_length=200, unique=True)
     text = models.CharField(max_length=500)
+    subject = models.CharField(max_length=200, blank=True, default="")  # else by kind
     created = models.DateTimeField(auto_now_add=True)
     read = models.BooleanField(default=False)
     emailed = models.BooleanField(default=False)

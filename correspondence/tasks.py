@@ -43,8 +43,12 @@ def clocks_sweep() -> int:
 @shared_task(ignore_result=True)
 def deadline_check(game_id: int, seq: int) -> int:
     """A live game's clock may run out about now: time it out unless the game moved on."""
+    from .clocks import live_check_fired, live_check_rearm
+
+    live_check_fired(game_id)
     if not Game.objects.filter(pk=game_id, seq=seq, status=Game.PLAYING).exists():
-        return 0  # a move came first; it queued its own check
+        live_check_rearm(game_id)  # moves came first: check at the deadline they set
+        return 0
     return deadline_expire(game_id=game_id)
 
 

@@ -7,28 +7,32 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.bot_moves import bot_choose_move
 from games.engine import view
-from games.models import Game
+from games.models import Game, Seat
 from games.selectors import game_state
-from games.services import move_play
+from games.services import bot_turn_queue, move_play, seat_abandon
 
 from . import clock as C
 from .clocks import CLOCK_FIELDS, clock_store, seat_rows, seat_vacations, time_control_of
-from .models import Notification, SeatClock, SeatStatus
+from .models import Notification, SeatClock
 from .notifications import notify
 
 TIMEOUTS_BEFORE_BOT = 3
-TIMEOUT_BOT_LEVEL = "basic"
 
 
 def deadline_expire(*, game_id: int, now: datetime | None = None) -> int:
     """Make the bot move for every seat of the game whose clock ran out; returns how many
     timeout moves were made. Skips a game another transaction holds (a move being made, or
-    another sweeper): the next sweep looks again. Safe to run any number of times."""
+    another sweeper): the next sweep looks again. Safe to run any number of times.
+
+    A clock with no time left may time out several moves in one go (a live clock without
+    increment): the player hears of it once (`_tell_timeouts`)."""
     now = now or timezone.now()
     made = 0
+    streaks: dict[int, dict] = {}  # seat -> what this run did to it
     with transaction.atomic():
         game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id).first()
         if game is None:
@@ -56,17 +60,21 @@ def deadline_expire(*, game_id: int, now: datetime | None = None) -> int:
                 row.save(update_fields=CLOCK_FIELDS)
             if target is None:
                 break
-            _timeout_move(game, target, seats[target.seat], now)
+            _timeout_move(game, target, seats[target.seat], now, streaks)
             made += 1
             game.refresh_from_db()
+        _tell_timeouts(game, streaks)
     return made
 
 
-def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
+def _timeout_move(game, row: SeatClock, seat, now: datetime, streaks: dict) -> None:
     """The built-in bot's move for a player out of time, answering the game's `seq`.
-    Holding the game row lock. The move counts like any other."""
+    Holding the game row lock. The move counts like any other; the third timeout in a row
+    hands the seat to the bot for good (games.services.seat_abandon: the player ranks
+    last)."""
     state = game_state(game)
-    move = bot_choose_move(view(state, row.seat), row.seat, TIMEOUT_BOT_LEVEL, random.Random())
+    move = bot_choose_move(view(state, row.seat), row.seat, Seat.TAKEOVER_BOT_LEVEL,
+                           random.Random())
     answered = game.seq
     if seat.bot_level:  # a bot seat whose task never came: play it, nobody to tell
         move_play(game_id=game.pk, seq=answered, move=move, bot_seat=row.seat)
@@ -76,25 +84,34 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime) -> None:
     SeatClock.objects.filter(pk=row.pk).update(
         timeouts_in_row=in_row, timeouts=F("timeouts") + 1
     )
-    abandoned = in_row >= TIMEOUTS_BEFORE_BOT
-    if abandoned:
-        seat.bot_level = TIMEOUT_BOT_LEVEL
-        seat.save(update_fields=["bot_level"])
-        SeatStatus.objects.update_or_create(
-            game=game, seat=row.seat, defaults={"abandoned": True, "abandoned_at": now}
-        )
-    text = (
-        f"Game {game.pk}: your time ran out and the bot moved for you."
-        + (" After three timeouts in a row the bot plays your seat for the rest of the game."
-           if abandoned else
-           f" ({in_row} in a row; after {TIMEOUTS_BEFORE_BOT} the bot takes over your seat.)")
-    )
-    notify(user=seat.user, game=game, kind=Notification.TIMEOUT,
-           key=f"timeout:{game.pk}:{row.seat}:{answered}", text=text)
+    streak = streaks.setdefault(row.seat, {"user": seat.user, "first_in_row": in_row,
+                                           "seq": answered, "abandoned": False})
+    if in_row >= TIMEOUTS_BEFORE_BOT:
+        seat_abandon(game=game, seat=seat, reason=Seat.TIMEOUTS, now=now)
+        streak["abandoned"] = True
+        # The timeout move was made while the seat was still the player's: wake the bot.
+        game_id, seq = game.pk, answered + 1
+        transaction.on_commit(lambda: bot_turn_queue(game_id=game_id, seq=seq))
 
 
-def seat_abandoned(game_id: int, seat: int) -> bool:
-    return SeatStatus.objects.filter(game_id=game_id, seat=seat, abandoned=True).exists()
+def _tell_timeouts(game, streaks: dict) -> None:
+    """One notice per event: the first timeout of a streak, or the seat handed to the bot
+    (not one per timeout move, which a clock with no time left makes several of)."""
+    for seat, streak in streaks.items():
+        if streak["abandoned"]:
+            notify(user=streak["user"], game=game, kind=Notification.TIMEOUT,
+                   key=f"abandoned:{game.pk}:{seat}",
+                   text=gettext_lazy("Game %(game)s: your time ran out %(n)s times in a row, "
+                                     "so the bot plays your seat for the rest of the game "
+                                     "and you rank last."),
+                   params={"game": game.pk, "n": TIMEOUTS_BEFORE_BOT})
+        elif streak["first_in_row"] == 1:
+            notify(user=streak["user"], game=game, kind=Notification.TIMEOUT,
+                   key=f"timeout:{game.pk}:{seat}:{streak['seq']}",
+                   text=gettext_lazy("Game %(game)s: your time ran out and the bot moved "
+                                     "for you. After %(n)s timeouts in a row it takes over "
+                                     "your seat and you rank last."),
+                   params={"game": game.pk, "n": TIMEOUTS_BEFORE_BOT})
 
 
 def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
@@ -117,8 +134,11 @@ def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
         notify(
             user=seat.user, game=row.game, kind=Notification.ALMOST_OUT,
             key=f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}",
-            text=f"Game {row.game_id}: you are almost out of time"
-                 + (f" (deadline {due:%Y-%m-%d %H:%M} UTC)." if due else "."),
+            # The deadline reads in the player's own time zone (notify writes it so).
+            text=gettext_lazy("Game %(game)s: you are almost out of time (deadline "
+                              "%(deadline)s).") if due else
+            gettext_lazy("Game %(game)s: you are almost out of time."),
+            params={"game": row.game_id, "deadline": due} if due else {"game": row.game_id},
         )
         sent += 1
     return sent

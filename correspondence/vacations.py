@@ -7,22 +7,19 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Game
+from games.refusals import Refused
+from games.words import say
 
 from . import clock as C
 from .clocks import deadlines_refresh, time_control_of
 from .models import Vacation
 
 
-class ClockError(Exception):
+class ClockError(Refused):
     """A refused request about clocks or vacations; `message` says why."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def _user_tz(user) -> ZoneInfo:
@@ -40,7 +37,7 @@ def vacation_create(*, user, first_day: date, last_day: date,
     now = now or timezone.now()
     tz = _user_tz(user)
     if last_day < first_day:
-        raise ClockError("the last day of a vacation cannot come before its first day")
+        raise ClockError(_("the last day of a vacation cannot come before its first day"))
     start, end = C.local_day_bounds(first_day, last_day, tz)
     if first_day == now.astimezone(tz).date():
         start = now
@@ -50,7 +47,7 @@ def vacation_create(*, user, first_day: date, last_day: date,
         try:
             C.vacation_check(start, end, taken, tz, now)
         except C.VacationError as e:
-            raise ClockError(str(e)) from None
+            raise ClockError(say(e.args[0])) from None
         vacation = Vacation.objects.create(user=user, start=start, end=end)
         _refresh_user_games(user)
     return vacation
@@ -62,12 +59,12 @@ def vacation_cancel(*, user, vacation_id: int, now: datetime | None = None) -> N
     with transaction.atomic():
         vacation = Vacation.objects.select_for_update().filter(pk=vacation_id, user=user).first()
         if vacation is None:
-            raise ClockError("no such vacation")
+            raise ClockError(_("no such vacation"))
         if vacation.start <= now:
-            raise ClockError(
+            raise ClockError(_(
                 "this vacation has begun: your clocks already stood still for it, so it can "
                 "no longer be changed or cancelled"
-            )
+            ))
         vacation.delete()
         _refresh_user_games(user)
 

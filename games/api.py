@@ -13,6 +13,7 @@ from blaze_site.ratelimits import rate_limit_check
 
 from . import services
 from .models import Game
+from .refusals import Refused
 from .selectors import (
     game_list_for_user,
     game_list_open,
@@ -283,8 +284,8 @@ def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
 )
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
     rate_limit_check(request, "move")
-    game = services.move_play(game_id=game_id, user=request.auth, seq=data.seq, move=data.move)
-    return game_view_for(game, request.auth)
+    return services.move_play_view(game_id=game_id, user=request.auth, seq=data.seq,
+                                   move=data.move)
 
 
 @router.post(
@@ -341,7 +342,8 @@ def _too_big_sentence() -> str:
         "cap": f"{settings.BLAZE_MAX_RECORD_BYTES:,}"}
 
 
-def game_error_response(api, request, exc: services.GameError):
+def game_error_response(api, request, exc: Refused):
+    """Every refused request, whichever app refused it: {"error": sentence}."""
     body = {"error": exc.message}
     if isinstance(exc, services.StaleSeq):
         body["seq"] = exc.current

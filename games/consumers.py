@@ -1,5 +1,11 @@
-"""Live updates for one game: each connection gets its own user's view, never a relay."""
+"""Live updates for one game: each connection gets its own user's view (messages.py).
 
+The view is read from the database once, on connect (and on "sync"); after that the
+writer of every change sends each seat's view ready-made (games.broadcast), and the
+consumer only forwards it.
+"""
+
+import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -22,13 +28,15 @@ def _view_for(game_id: int, user) -> dict | None:
 
 
 @database_sync_to_async
-def _watchable(game_id: int, user, scope) -> bool:
+def _open(game_id: int, user, scope) -> dict | None:
+    """The user's view, or None when there is no such game or they may not watch it."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return False
+        return None
     given = parse_qs(scope.get("query_string", b"").decode("latin1")).get("invite", [""])[0]
-    invite = invite_given(scope.get("session"), game_id, given)
-    return can_watch(game, user, invite=invite)
+    if not can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given)):
+        return None
+    return game_view_for(game, user)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -36,44 +44,65 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = messages.group_name(self.game_id)
+        self.groups_joined: set[str] = set()
         self.last_seq = -1
+        self.allowance = float(messages.RATE_BURST)
+        self.allowance_at = time.monotonic()
         user = self.scope.get("user")
         if self.scope.get("token_invalid"):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        if not await _watchable(self.game_id, user, self.scope):
-            # Anonymous visitors may watch public games only; a game one may not watch
-            # is as good as missing.
-            anonymous = user is None or not user.is_authenticated
-            await self.close(code=CLOSE_UNAUTHORIZED if anonymous else CLOSE_NOT_FOUND)
+        # Anonymous visitors may watch public games (no user group, no presence).
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        # Join before reading, so a change between the two is not missed.
+        if self.user_id is not None:
+            await self._join(messages.user_group(self.game_id, self.user_id))
+        await self._join(self._auth_group())
+        view = await _open(self.game_id, user, self.scope)
+        if view is None:
+            # A game one may not watch is as good as missing.
+            await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
         await self.accept()
         await live_sockets.opened()
         self.counted = True
-        # An open table means no "your turn" email for this game (correspondence).
-        if user is not None and user.is_authenticated:
-            await apresence_touch(user.pk, self.game_id)
-        # Join before reading, so a change between the two is not missed.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._send_view()
+        if self.user_id is not None:
+            # An open table means no "your turn" email for this game (correspondence).
+            await apresence_touch(self.user_id, self.game_id)
+        await self._forward(view)
 
     async def disconnect(self, code):
         if getattr(self, "counted", False):
             await live_sockets.closed()
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            await apresence_leave(user.pk, self.game_id)
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "user_id", None) is not None:
+            await apresence_leave(self.user_id, self.game_id)
+        for group in list(getattr(self, "groups_joined", ())):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # ---- from the client ------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if not self._allowed():
+            await self.send_json(messages.error_message(
+                f"too many messages: at most {messages.RATE_PER_SECOND:g} a second"))
+            return
+        if text_data is None:
+            await self.send_json(messages.error_message(
+                "binary frames are not understood: send JSON text"))
+            return
+        await super().receive(text_data=text_data, **kwargs)
 
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
-        if self.scope["user"].is_authenticated:
-            await apresence_touch(self.scope["user"].pk, self.game_id)
         if kind == messages.SYNC:
-            await self._send_view(force=True)
+            view = await _view_for(self.game_id, self.scope["user"])
+            if view is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            await self._forward(view, force=True)
         elif kind == messages.PING:
+            if self.user_id is not None:
+                await apresence_touch(self.user_id, self.game_id)  # the heartbeat
             await self.send_json(messages.pong_message())
         else:
             await self.send_json(messages.error_message(
@@ -81,23 +110,65 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 "moves go through POST /api/v1/games/{id}/moves"
             ))
 
-    async def game_changed(self, event):
-        """Channel-layer event: rebuild this connection's view from the database."""
-        await self._send_view()
-
-    async def _send_view(self, force: bool = False):
-        view = await _view_for(self.game_id, self.scope["user"])
-        if view is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        if view["seq"] < self.last_seq and not force:
-            return  # an older event arriving late: the client already has newer
-        self.last_seq = view["seq"]
-        await self.send_json(messages.view_message(view))
-
     @classmethod
     async def decode_json(cls, text_data):
         try:
             return await super().decode_json(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
+
+    def _allowed(self) -> bool:
+        """A token bucket: RATE_BURST at once, refilled at RATE_PER_SECOND."""
+        now = time.monotonic()
+        self.allowance = min(
+            float(messages.RATE_BURST),
+            self.allowance + (now - self.allowance_at) * messages.RATE_PER_SECOND,
+        )
+        self.allowance_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    # ---- from the channel layer ------------------------------------------------------------
+
+    async def game_view(self, event):
+        """This user's own view of a committed change, built by the writer."""
+        await self._forward(event["view"])
+
+    async def game_watch(self, event):
+        """The spectator view: only for connections whose user has no seat."""
+        if self.user_id is None or self.user_id not in event["seated"]:
+            await self._forward(event["view"])
+
+    async def auth_revoked(self, event):
+        await self.close(code=CLOSE_UNAUTHORIZED)
+
+    # ---- helpers ---------------------------------------------------------------------------
+
+    async def _forward(self, view: dict, force: bool = False):
+        if view["seq"] < self.last_seq and not force:
+            return  # an older event arriving late: the client already has newer
+        self.last_seq = view["seq"]
+        # Spectators hear the watch group; seated users only their own group.
+        watch = messages.watch_group(self.game_id)
+        if view["you"] is None:
+            await self._join(watch)
+        elif watch in self.groups_joined:
+            self.groups_joined.discard(watch)
+            await self.channel_layer.group_discard(watch, self.channel_name)
+        await self.send_json(messages.view_message(view))
+
+    async def _join(self, group: str | None):
+        if group and group not in self.groups_joined:
+            self.groups_joined.add(group)
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    def _auth_group(self) -> str | None:
+        """Closed when the token is revoked or the session logs out."""
+        if self.scope.get("token_id") is not None:
+            return messages.token_group(self.scope["token_id"])
+        session = self.scope.get("session")
+        if session is not None and session.session_key:
+            return messages.session_group(session.session_key)
+        return None

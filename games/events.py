@@ -94,6 +94,14 @@ game_ended = Event("game_ended", ("game", "reason"))
 
 EVENTS = (game_started, move_played, game_ended)
 
+# News for one player from an app above games that has no way to reach them itself (e.g. a
+# tournament table is ready). correspondence delivers it through its one `notify`: the
+# in-site copy, the mail, the player's preferences, language and time zone. `game` may be
+# None; `key` names the event (one notice per key); `text` and `subject` are lazy strings
+# (or functions writing them) filled with `params` in the recipient's language.
+player_notice = Event("player_notice", ("user", "game", "kind", "key", "subject", "text",
+                                        "params"))
+
 
 # ---- parts of a game's view that apps above contribute ------------------------------------
 

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from .bots import LEVELS
+
 
 class Game(models.Model):
     WAITING, PLAYING, FINISHED, ABORTED = "waiting", "playing", "finished", "aborted"
@@ -43,7 +45,7 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    BOT_LEVELS = ["random", "basic", "strong"]
+    BOT_LEVELS = list(LEVELS)  # the one list, games/bots
     # The bot that takes over a seat whose player left (timeouts, resigning).
     TAKEOVER_BOT_LEVEL = "basic"
     RESIGNED, TIMEOUTS = "resigned", "timeouts"

@@ -132,7 +132,15 @@ def game_view_for(game: Game, user) -> dict:
     """
     seats = game_seats(game)
     you = seat_of(seats, user)
-    state = game_state(game)
+    viewer_id = user.pk if user is not None and user.is_authenticated else None
+    return view_build(game, seats, game_state(game), you, view_parts(game),
+                      viewer_id=viewer_id)
+
+
+def view_build(game: Game, seats: list[Seat], state: State | None, you: int | None,
+               clocks: dict, *, viewer_id: int | None = None) -> dict:
+    """game_view_for from parts already in memory (no query): the seats with their users,
+    the state after `game.seq` moves, and the clock_view."""
     result = view(state, you) if state is not None else {
         **_EMPTY_VIEW, "hand": [] if you is not None else None,
     }
@@ -150,14 +158,22 @@ def game_view_for(game: Game, user) -> dict:
         private=game.private,
         time_control=game.time_control,
         imported=game.imported,
-        created_by=game.created_by.username if game.created_by_id else None,
+        created_by=_creator_name(game, seats),
         final_ranking=game_final_ranking(game, seats),
     )
-    result.update(view_parts(game))  # e.g. the clocks, from the apps above
-    if game.private and game.created_by_id and user is not None and \
-            getattr(user, "pk", None) == game.created_by_id:
+    result.update(clocks)  # e.g. the clocks, from the apps above (events.view_parts)
+    if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
+
+
+def _creator_name(game: Game, seats: list[Seat]) -> str | None:
+    if not game.created_by_id:
+        return None
+    for seat in seats:  # the creator usually sits at the table: no query
+        if seat.user_id == game.created_by_id:
+            return seat.user.username
+    return game.created_by.username
 
 
 def game_summary(game: Game, user=None) -> dict:

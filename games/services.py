@@ -7,35 +7,26 @@ log, and only after the transaction commits broadcasts and queues bot work.
 import logging
 import secrets
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import engine, events, messages
+from . import broadcast, engine, events
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
-from .selectors import game_state, initial_state, state_cache_put_on_commit
+from .refusals import Refused
+from .selectors import game_seats, game_state, initial_state, state_cache_put_on_commit
+from .visibility import invite_matches
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
 
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
 
-
-class GameError(Exception):
-    """A refused request; `status` is the HTTP status the API answers with."""
-
-    status = 400
-    retry_after: int | None = None  # seconds, for the Retry-After header
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class GameError(Refused):
+    """A refused request about a game (see Refused)."""
 
 
 class BadRequest(GameError):
@@ -92,16 +83,14 @@ def _locked_game(game_id: int) -> Game:
 
 
 def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in tcs.KINDS:
+    if time_control is not None and (not isinstance(time_control, dict)
+                                     or time_control.get("kind") not in tcs.KINDS):
         raise BadRequest(
             _('time_control must be an object with "kind": "live" or "correspondence"'))
     try:
-        tcs.parse_time_control(time_control)
+        return tcs.clean_time_control(time_control)
     except tcs.TimeControlError as e:
-        raise BadRequest(_("time_control: %(why)s") % {"why": str(e)}) from None
-    return dict(time_control)
+        raise BadRequest(_("time_control: %(why)s") % {"why": say(e.args[0])}) from None
 
 
 def _clean_bots(bots, players: int) -> list[str]:
@@ -116,19 +105,16 @@ def _clean_bots(bots, players: int) -> list[str]:
     return bots
 
 
-def _after_change(game_id: int, seq: int, *, queue_bots: bool = True) -> None:
+def _after_change(game_id: int, seq: int, *, queue_bots: bool = True, also_users=()) -> None:
     """Tell the game's listeners that it changed, then queue a bot turn if one is due.
 
-    Runs after commit: listeners rebuild their own views from the database.
+    Runs after commit, for changes other than moves (rare): the views are read from the
+    database once here, never per socket. `also_users` get the spectator view (a player
+    who just left their seat).
     """
-    layer = get_channel_layer()
-    if layer is not None:
-        try:
-            async_to_sync(layer.group_send)(
-                messages.group_name(game_id), messages.game_changed(game_id, seq)
-            )
-        except Exception:  # a broken channel layer must not lose the move
-            log.exception("broadcast of game %s seq %s failed", game_id, seq)
+    views = broadcast.views_load(game_id)
+    if views is not None:
+        broadcast.views_send(views, also_users=also_users)
     if queue_bots:
         bot_turn_queue(game_id=game_id, seq=seq)
 
@@ -150,10 +136,15 @@ def bot_turn_queue(*, game_id: int, seq: int) -> None:
         Seat.objects.filter(game_id=game_id, bot_level__isnull=False)
         .values_list("index", flat=True)
     )
-    if bot_seats & set(game.waiting_on):
+    _bot_turn_queue_due(game, bot_seats)
+
+
+def _bot_turn_queue_due(game: Game, bot_seats: set[int]) -> None:
+    if game.status == Game.PLAYING and bot_seats & set(game.waiting_on):
         from .tasks import bot_move  # the task module imports this one
 
-        bot_move.apply_async((game_id, seq), countdown=bot_pause_seconds(game.time_control))
+        bot_move.apply_async((game.pk, game.seq),
+                             countdown=bot_pause_seconds(game.time_control))
 
 
 def game_abort_stalled(*, game_id: int) -> bool:
@@ -243,7 +234,7 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             return game  # joining twice changes nothing
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
-        if game.private and not secrets.compare_digest(invite_code or "", game.invite_code):
+        if game.private and not invite_matches(game, invite_code or ""):
             raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game
@@ -291,7 +282,8 @@ def game_leave(*, game_id: int, user) -> Game:
             # The table stays open; the next human becomes its host.
             game.created_by = game.seats.filter(user__isnull=False).first().user
             game.save(update_fields=["created_by"])
-        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+        transaction.on_commit(
+            lambda: _after_change(game.pk, game.seq, also_users=[user.pk]))
     return game
 
 
@@ -340,16 +332,30 @@ def move_play(
     `move` is a RECORD.md move object without "seat". Raises GameNotFound, NotAPlayer,
     StaleSeq or IllegalMove; on success the move is in the log and `seq` bumped.
     """
+    return _move(game_id=game_id, user=user, seq=seq, move=move, bot_seat=bot_seat,
+                 queue_bots=queue_bots)[0]
+
+
+def move_play_view(*, game_id: int, user, seq, move) -> dict:
+    """move_play for a person, answering with their view of the result (the one the
+    broadcast sends them: built once)."""
+    return _move(game_id=game_id, user=user, seq=seq, move=move)[1].for_user(user)
+
+
+def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
     if not isinstance(move, dict):
         raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
         raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
     with transaction.atomic():
         game = _locked_game(game_id)
+        seats = game_seats(game)  # every seat with its user: one query for everything below
         if bot_seat is not None:
-            seat = game.seats.filter(index=bot_seat, bot_level__isnull=False).first()
+            seat = next((s for s in seats if s.index == bot_seat and s.bot_level), None)
+        elif user is not None and user.is_authenticated:
+            seat = next((s for s in seats if s.user_id == user.pk), None)
         else:
-            seat = game.seats.filter(user=user).first() if user is not None else None
+            seat = None
         if seat is None:
             raise NotAPlayer()
         if type(seq) is not int or seq != game.seq:
@@ -379,10 +385,20 @@ def move_play(
         events.move_played.send(game=game, seat=seat.index, move=full, state=state)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
+        # Every seat's view, built once (the clocks just written, the rest from memory);
+        # sent only once the move is committed.
+        views = broadcast.views_build(game, seats, state, events.view_parts(game))
         state_cache_put_on_commit(game.pk, game.seq, state)
-        new_seq = game.seq
-        transaction.on_commit(lambda: _after_change(game_id, new_seq, queue_bots=queue_bots))
-    return game
+        bot_seats = {s.index for s in seats if s.bot_level}
+        transaction.on_commit(
+            lambda: _after_move(game, views, bot_seats if queue_bots else set()))
+    return game, views
+
+
+def _after_move(game: Game, views, bot_seats: set[int]) -> None:
+    """After commit: the views go out, and a bot turn is queued if one is due."""
+    broadcast.views_send(views)
+    _bot_turn_queue_due(game, bot_seats)
 
 
 # ---- leaving a game being played ------------------------------------------------------------

@@ -18,6 +18,7 @@ from blaze_site.ratelimits import rate_limit_check
 from . import services
 from .models import Game, Seat
 from .selectors import game_list_for_user, game_list_open, game_summary, game_view_for
+from .time_controls import preset
 from .visibility import can_watch, invite_given, invite_remember
 
 
@@ -41,8 +42,7 @@ def game_create(request):
         players = 0
     bots = [b for b in request.POST.getlist("bots") if b]
     kind = request.POST.get("time_control", "live")
-    time_control = {"kind": "correspondence", "days": 3} if kind == "correspondence" \
-        else {"kind": "live", "minutes": 10}
+    time_control = preset(kind)
     try:
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],

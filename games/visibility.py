@@ -9,12 +9,19 @@ import secrets
 SESSION_INVITES = "game_invites"
 
 
+def invite_matches(game, invite) -> bool:
+    """The invite code given is the table's (in constant time; any text, even non-ASCII,
+    which compare_digest refuses as str)."""
+    return bool(game.invite_code) and secrets.compare_digest(
+        str(invite).encode(), game.invite_code.encode())
+
+
 def can_watch(game, user, *, invite: str = "") -> bool:
     """Anyone (anonymous visitors too) for a public game; for a private table or an
     imported record, its seated players, its creator, staff and holders of its invite."""
     if not game.private:
         return True
-    if invite and game.invite_code and secrets.compare_digest(str(invite), game.invite_code):
+    if invite and game.invite_code and invite_matches(game, invite):
         return True
     if user is None or not user.is_authenticated:
         return False
@@ -25,7 +32,7 @@ def can_watch(game, user, *, invite: str = "") -> bool:
 
 def invite_remember(session, game, invite: str) -> None:
     """Keep a valid invite code for this game in the visitor's session."""
-    if game.private and invite and secrets.compare_digest(str(invite), game.invite_code):
+    if game.private and invite and invite_matches(game, invite):
         codes = dict(session.get(SESSION_INVITES) or {})
         codes[str(game.pk)] = game.invite_code
         session[SESSION_INVITES] = codes

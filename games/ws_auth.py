@@ -1,10 +1,18 @@
-"""WebSocket authentication by `?token=` for programs (browsers use the session)."""
+"""WebSocket authentication: `?token=` for programs (browsers use the session), and the
+closing of open sockets when their token is revoked or their session logs out."""
 
+import logging
 from urllib.parse import parse_qs
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
-from accounts.services import api_token_user
+from accounts.services import api_token_find
+
+from . import messages
+
+log = logging.getLogger(__name__)
 
 
 class TokenAuthMiddleware:
@@ -17,6 +25,28 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         query = parse_qs(scope.get("query_string", b"").decode())
         if "token" in query:
-            user = await database_sync_to_async(api_token_user)(query["token"][0])
-            scope = dict(scope, user=user, token_invalid=user is None)
+            token = await database_sync_to_async(api_token_find)(query["token"][0])
+            user = None if token is None else token.user
+            scope = dict(scope, user=user, token_invalid=token is None,
+                         token_id=None if token is None else token.pk)
         return await self.inner(scope, receive, send)
+
+
+def _close_group(group: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, messages.auth_revoked())
+    except Exception:  # the revocation itself stands; sockets close on their next check
+        log.exception("closing the sockets of %s failed", group)
+
+
+def on_token_revoked(sender, *, token_id, **kwargs) -> None:
+    _close_group(messages.token_group(token_id))
+
+
+def on_logged_out(sender, request=None, **kwargs) -> None:
+    session = getattr(request, "session", None)  # an HttpRequest may have no session
+    if session is not None and session.session_key:
+        _close_group(messages.session_group(session.session_key))

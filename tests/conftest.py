@@ -1,6 +1,7 @@
 import pytest
 from allauth.account.models import EmailAddress
 from django.core.cache import cache
+from django.utils import translation
 
 from accounts.models import User
 
@@ -13,6 +14,15 @@ def make_user(username: str, *, verified: bool = True, **fields) -> User:
     user = User.objects.create_user(username=username, email=email, password=PASSWORD, **fields)
     EmailAddress.objects.create(user=user, email=email, primary=True, verified=verified)
     return user
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    # A request in another language leaves it active in the thread (LocaleMiddleware):
+    # every test starts and ends in the site's default language, whatever ran before.
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

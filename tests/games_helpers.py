@@ -40,8 +40,8 @@ def visible_cards(state, seat) -> dict:
     seen = Counter()
     if seat is not None:
         seen.update(state.hands[seat])
-    seen.update(state.t_cards)
-    seen.update(r for r in state.t_rej if r is not None)
+    seen.update(state.table_cards)
+    seen.update(r for r in state.table_rejections if r is not None)
     seen.update(state.discard)
     for known in state.known:
         seen.update(known)

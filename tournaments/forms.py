@@ -4,6 +4,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.time_controls import preset
+
 from .models import Tournament
 
 BOT_LEVEL_CHOICES = [("random", _("random")), ("basic", _("basic")), ("strong", _("strong"))]
@@ -59,8 +61,5 @@ class TournamentForm(forms.Form):
     def service_kwargs(self) -> dict:
         data = dict(self.cleaned_data)
         kind = data.pop("time_control")
-        if kind == "live":
-            data["time_control"] = {"kind": "live", "minutes": 10}
-        else:
-            data["time_control"] = {"kind": "correspondence", "days": 3}
+        data["time_control"] = preset(kind)
         return data

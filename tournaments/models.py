@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import LEVELS
+
 from .points import DEFAULT_POINTS
 
 
@@ -17,7 +19,7 @@ class Tournament(models.Model):
     FORMAT_CHOICES = [(SWISS, _("Swiss")), (ELIMINATION, _("Elimination"))]
     REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
     STATUS_CHOICES = [(s, s) for s in (REGISTERING, RUNNING, FINISHED, CANCELLED)]
-    BOT_LEVELS = ["random", "basic", "strong"]
+    BOT_LEVELS = list(LEVELS)  # the one list, games/bots
 
     name = models.CharField(max_length=100)
     format = models.CharField(max_length=12, choices=FORMAT_CHOICES, default=SWISS)

@@ -9,15 +9,17 @@ import logging
 from datetime import datetime
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts.language import in_language_of
+from games import events
 from games import services as game_services
 from games.models import Game, Seat
+from games.refusals import Refused
+from games.time_controls import clean_time_control
 
 from . import selectors
 from .models import Registration, Tournament, TournamentRound, TournamentTable
@@ -26,7 +28,6 @@ from .seating import (
     elimination_advance,
     elimination_tables,
     swiss_tables,
-    table_sizes,
 )
 
 log = logging.getLogger(__name__)
@@ -34,29 +35,12 @@ log = logging.getLogger(__name__)
 WITHDRAWN_BOT_LEVEL = "basic"
 
 
-class TournamentError(Exception):
-    """A refused request, with a sentence for the person who asked."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class TournamentError(Refused):
+    """A refused request about a tournament (see Refused)."""
 
 
 class TooFewPlayers(TournamentError):
     pass
-
-
-DEFAULT_TIME_CONTROL = {"kind": "live", "minutes": 10}
-
-
-def _clean_time_control(time_control) -> dict:
-    if time_control is None:
-        return dict(DEFAULT_TIME_CONTROL)
-    if not isinstance(time_control, dict) or time_control.get("kind") not in (
-        "live", "correspondence",
-    ):
-        raise ValueError('The time control needs "kind": "live" or "correspondence".')
-    return dict(time_control)
 
 
 # ---- creating and registering -----------------------------------------------------------
@@ -93,7 +77,7 @@ def tournament_create(
         raise TournamentError(_("The tournament cannot start before registration closes."))
     try:
         points = clean_points_scheme(points)
-        time_control = _clean_time_control(time_control)
+        time_control = clean_time_control(time_control)  # a ValueError, too
     except ValueError as e:
         raise TournamentError(str(e)) from None
     return Tournament.objects.create(
@@ -264,14 +248,13 @@ def tournament_round_pair(*, tournament: Tournament) -> TournamentRound | None:
         tables = elimination_tables(ranked, t.table_size)
     rnd = TournamentRound.objects.create(tournament=t, number=t.current_round)
     users = {u.pk: u for u in type(t.organiser).objects.filter(pk__in=field)}
-    mail = []
     for number, table in enumerate(tables, start=1):
         humans = [users[p] for p in table if not isinstance(p, tuple)]
         n_bots = len(table) - len(humans)
         game = _table_game_create(t, humans, n_bots)
         TournamentTable.objects.create(round=rnd, game=game, number=number)
-        mail += [(u, game.pk, number) for u in humans if not u.is_bot and u.email]
-    transaction.on_commit(lambda: _mail_tables(t.pk, t.name, rnd.number, mail))
+        for user in humans:
+            _tell_table(t, rnd.number, number, game, user)
     return rnd
 
 
@@ -293,21 +276,17 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
     return game
 
 
-def _mail_tables(tid: int, name: str, number: int, mail: list) -> None:
-    base = getattr(settings, "SITE_URL", "").rstrip("/")
-    for user, game_id, table in mail:
-        link = f"{base}{reverse('game_table', args=[game_id])}"
-        words = {"name": name, "number": number, "user": user.username, "table": table,
-                 "link": link, "page": f"{base}{reverse('tournament_detail', args=[tid])}"}
-        try:
-            with in_language_of(user):  # the player's language, whoever started the round
-                subject = _("%(name)s: your table for round %(number)d is ready") % words
-                body = _("Hello %(user)s,\n\nRound %(number)d of %(name)s has started. "
-                         "You play at table %(table)s:\n%(link)s\n\nGood luck!\n"
-                         "Tournament page: %(page)s\n") % words
-            send_mail(f"[Blaze] {subject}", body, None, [user.email], fail_silently=False)
-        except Exception:  # a mail server hiccup must not stop the tournament
-            log.exception("could not mail %s about tournament %s", user.pk, tid)
+def _tell_table(t: Tournament, round_number: int, table: int, game: Game, user) -> None:
+    """Tell a player where they play this round: one notice (in the site and by mail,
+    as the player chose) through the notification system, once per table."""
+    page = settings.SITE_URL.rstrip("/") + reverse("tournament_detail", args=[t.pk])
+    events.player_notice.send(
+        user=user, game=game, kind="tournament", key=f"tournament_table:{game.pk}:{user.pk}",
+        subject=gettext_lazy("%(name)s: your table for round %(number)d is ready"),
+        text=gettext_lazy("Round %(number)d of %(name)s has started: you play at table "
+                          "%(table)s. Good luck!\nTournament page: %(page)s"),
+        params={"name": t.name, "number": round_number, "table": table, "page": page},
+    )
 
 
 def _finish(t: Tournament) -> None:
@@ -397,8 +376,3 @@ def tournaments_tick(*, now: datetime | None = None) -> dict:
         if tournament_advance(tournament_id=tid) in ("paired", "finished"):
             done["advanced"].append(tid)
     return done
-
-
-# Sizes shown on the create page: how a field of n is seated.
-def seating_preview(n: int, table_size: int) -> list[int]:
-    return table_sizes(n, table_size) if n >= 3 else []

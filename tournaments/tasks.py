@@ -15,9 +15,3 @@ def tournament_advance(tournament_id: int) -> str:
 def tournaments_tick() -> dict:
     """Beat, every 30 s: start due tournaments and advance finished rounds (idempotent)."""
     return services.tournaments_tick()
-
-
-@shared_task(ignore_result=True)
-def tournament_game_finished(game_id: int) -> None:
-    """For games to queue when a game ends: advances its tournament, if it has one."""
-    services.tournament_game_finished(game_id=game_id)

@@ -50,19 +50,4 @@ def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
     return search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms, stats=stats)
 
 
-class Bot:
-    """A bot bound to a seat and a level: `Bot(seat, "strong").choose(view)`."""
-
-    def __init__(self, seat: int, level: str = "basic", rng=None,
-                 budget_ms: float | None = None, iterations: int | None = None):
-        self.seat, self.level = seat, level
-        self.rng = rng if rng is not None else _random.Random()
-        self.budget_ms, self.iterations = budget_ms, iterations
-        self.stats: dict = {}
-
-    def choose(self, view: dict) -> dict:
-        return choose_move(view, self.seat, self.rng, self.level, self.budget_ms,
-                           self.iterations, self.stats)
-
-
-__all__ = ["Bot", "DEFAULT_BUDGET_MS", "LEVELS", "Sampler", "choose_move", "determinize"]
+__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "Sampler", "choose_move", "determinize"]

@@ -59,14 +59,14 @@ def cheapest_rejection(state, seat: int):
     """(pairs, cost) of a cheap full rejection, or (None, None) if none exists."""
     trump = state.trump
     hand = state.hands[seat]
-    idx = [i for i, r in enumerate(state.t_rej) if r is None]
+    idx = [i for i, r in enumerate(state.table_rejections) if r is None]
     # hardest challenge cards first: trumps, then high values
-    order = sorted(idx, key=lambda i: (SUIT[state.t_cards[i]] != trump,
-                                       -CHALLENGE_VALUE[state.t_cards[i]]))
+    order = sorted(idx, key=lambda i: (SUIT[state.table_cards[i]] != trump,
+                                       -CHALLENGE_VALUE[state.table_cards[i]]))
     left = sorted(hand, key=lambda c: (keep_value(c, trump), c))
     pairs, cost = [], 0.0
     for i in order:
-        c = state.t_cards[i]
+        c = state.table_cards[i]
         for r in left:
             if can_reject(c, r, trump):
                 left.remove(r)
@@ -79,7 +79,7 @@ def cheapest_rejection(state, seat: int):
         pairs.sort()
         return pairs, cost
     # greedy failed: a small branch-and-bound search, most constrained card first
-    fits = {i: sorted((r for r in set(hand) if can_reject(state.t_cards[i], r, trump)),
+    fits = {i: sorted((r for r in set(hand) if can_reject(state.table_cards[i], r, trump)),
                       key=lambda r: (keep_value(r, trump), r)) for i in idx}
     order = sorted(idx, key=lambda i: len(fits[i]))
     best = [None, None]
@@ -115,15 +115,15 @@ def respond_move(state, seat: int) -> dict:
     if deck_left >= 8:
         high_trumps = sum(1 for _, r in pairs if SUIT[r] == trump and keep_value(r, trump) >= 16)
         trumps = sum(1 for _, r in pairs if SUIT[r] == trump)
-        on_table = len(state.t_cards)
-        low_table = all(CHALLENGE_VALUE[c] <= 6 or SUIT[c] == trump for c in state.t_cards)
+        on_table = len(state.table_cards)
+        low_table = all(CHALLENGE_VALUE[c] <= 6 or SUIT[c] == trump for c in state.table_cards)
         if (high_trumps and on_table <= 2 and low_table) or (trumps >= 2 and on_table <= 3):
             return {"seat": seat, "move": "pass"}
     return {"seat": seat, "move": "reject", "pairs": pairs}
 
 
 def extend_move(state, seat: int) -> dict:
-    room = state.limit - len(state.t_cards)
+    room = state.limit - len(state.table_cards)
     addable = state.addable(seat) if room > 0 else []
     if not addable:
         return {"seat": seat, "move": "done"}

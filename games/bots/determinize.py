@@ -27,7 +27,8 @@ and the same random generator give the same determinization.
 
 from collections import Counter
 
-from games.engine.cards import CHALLENGE_VALUE, REJECT_VALUE, full_deck
+from games.engine.cards import full_deck
+from games.engine.position import state_from_view
 from games.engine.state import BET, State
 
 
@@ -70,14 +71,14 @@ class Sampler:
         self.deck_unknown = max(deck_size - 1, 0)
         self.trump_card = trump_card
         self.deck_size = deck_size
-        self.template = _template(view, seat, n)
+        self.bets = view["bets"]
+        self.template = state_from_view(view, last_challenge=_last_challenge_guess(view, n))
 
     def sample(self, rng) -> State:
         """A fresh State consistent with the view, hidden cards dealt by `rng`."""
         pool = self.pool[:]
         rng.shuffle(pool)
         slots = self.slots
-        state = self.template.clone()
         hands = [None] * self.n
         pos = 0
         extra = None
@@ -101,88 +102,37 @@ class Sampler:
             else:
                 hands[s] = self.known[s] + pool[pos:pos + count]
                 pos += count
-        state.hands = hands
-        if self.deck_size > 0:
-            state.deck = pool[pos:pos + self.deck_unknown] + [self.trump_card]
-        else:
-            state.deck = [self.trump_card]  # drawn already
-        state.deck_pos = 0 if self.deck_size > 0 else 1
+        deck = pool[pos:pos + self.deck_unknown] + [self.trump_card] if self.deck_size else []
         # bets of unknown value
-        for s, bet in enumerate(state.bets):
-            if bet is not None and bet[1] is None:
-                state.bets[s] = (bet[0], rng.randrange(2))
-            elif bet == "placed":
+        bets = []
+        for s, bet in enumerate(self.bets):
+            if bet is None:
+                bets.append(None)
+            elif "value" in bet:
+                bets.append((bet["on"], bet["value"]))
+            elif "on" in bet:
+                bets.append((bet["on"], rng.randrange(2)))
+            else:
                 on = rng.randrange(self.n - 1)
-                state.bets[s] = (on + (on >= s), rng.randrange(2))
+                bets.append((on + (on >= s), rng.randrange(2)))
+        state = self.template.clone()
+        state.deal_hidden(hands, deck, bets)
         return state
 
 
-def _template(view: dict, seat: int, n: int) -> State:
-    """A State with every public field of the view set (hands and deck come later)."""
-    st = State(n)
-    st.round = view["round"]
-    st.trump_card = view["trump_card"]
-    st.trump = view["trump"]
-    st.stage = view["stage"]
-    ch = view["challenge"]
-    table = view["table"]
-    st.t_cards = [e["card"] for e in table]
-    st.t_by = [e["by"] for e in table]
-    st.t_rej = [e["rejected_by"] for e in table]
-    st.values = {CHALLENGE_VALUE[c] for c in st.t_cards}
-    st.values.update(REJECT_VALUE[r] for r in st.t_rej if r is not None)
-    st.unrejected = sum(1 for r in st.t_rej if r is None)
-    if ch is not None:
-        st.active, st.target, st.supporter = ch["active"], ch["target"], ch["supporter"]
-        st.limit = ch["limit"]
-        st.passed = ch["passed"]
-        st.done_a = st.active in ch["done"]
-        st.done_s = st.supporter is not None and st.supporter in ch["done"]
-    else:
-        st.active = st.target = 0
-        st.supporter = None
-        st.limit = 5
-        st.passed = st.done_a = st.done_s = False
-    st.out = list(view["out"])
-    st.feather_stack = list(view["feather_stack"])
-    st.feathers = [[list(f) for f in rf] for rf in view["round_feathers"]]
-    taken = view["feathers"]
-    st.bet_piles = [view["scores"][s] - sum(taken[s]) for s in range(n)]
-    st.bet_history = [[(b["on"], b["value"]) for b in bets] for bets in view["past_bets"]]
-    st.round_losers = list(view["round_losers"])
-    st.discard = list(view["discard"])
-    st.box = []
-    st.known = [list(k) for k in view["known"]]
-    bets = []
-    for b in view["bets"]:
-        if b is None:
-            bets.append(None)
-        elif "value" in b:
-            bets.append((b["on"], b["value"]))
-        elif "on" in b:
-            bets.append((b["on"], None))
-        else:
-            bets.append("placed")
-    st.bets = bets
-    st.pending = None
-    if st.stage == BET:
-        # Not in the view: guess the last challenge from public facts. An empty
-        # hand can only be its target.
-        sizes = view["hand_sizes"]
-        empty = [s for s in range(n) if sizes[s] == 0 and not st.out[s]]
-        target = empty[0] if empty else max(range(n), key=lambda s: (sizes[s], -s))
-        active = (target - 1) % n
-        supporter = (target + 1) % n
-        involved = (active, target) if supporter == active else (active, target, supporter)
-        st.pending = (involved, target, False)
-    st.hands = [[] for _ in range(n)]
-    st.deck = []
-    st.deck_pos = 0
-    st.deals = []
-    st.starts = []
-    st.moves = [[] for _ in range(st.round)]
-    st.next_deal = None
-    return st
+def _last_challenge_guess(view: dict, n: int) -> tuple | None:
+    """In the bet stage the view does not say who played the last challenge, which the
+    engine needs to open phase 2: a guess from public facts (an empty hand can only be
+    its target)."""
+    if view["stage"] != BET:
+        return None
+    sizes = view["hand_sizes"]
+    empty = [s for s in range(n) if sizes[s] == 0 and not view["out"][s]]
+    target = empty[0] if empty else max(range(n), key=lambda s: (sizes[s], -s))
+    active = (target - 1) % n
+    supporter = (target + 1) % n
+    involved = (active, target) if supporter == active else (active, target, supporter)
+    return (involved, target, False)
 
 
 def determinize(view: dict, seat: int, rng) -> State:

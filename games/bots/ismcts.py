@@ -62,7 +62,7 @@ def candidates(state, seat: int) -> list:
             moves.append({"seat": seat, "move": "reject", "pairs": pairs})
     elif stage == EXTEND:
         moves.append({"seat": seat, "move": "done"})
-        room = state.limit - len(state.t_cards)
+        room = state.limit - len(state.table_cards)
         if room > 0:
             addable = sorted(set(state.addable(seat)), key=lambda c: (keep_value(c, trump), c))
             for c in addable:
@@ -112,7 +112,8 @@ def expected_totals(state) -> list:
         burden[s] = b
     # table cards go to the target if it passed
     if state.stage in (RESPOND, EXTEND) and state.passed and state.target in burden:
-        burden[state.target] += 0.8 * (len(state.t_cards) + sum(r is not None for r in state.t_rej))
+        rejections = sum(r is not None for r in state.table_rejections)
+        burden[state.target] += 0.8 * (len(state.table_cards) + rejections)
     order = sorted(burden, key=lambda s: burden[s])
     stack = state.feather_stack
     temp = 1.0 if deck_left == 0 else 0.5

@@ -22,7 +22,7 @@ def _sub_multisets(cards: list, max_size: int) -> list[list]:
 def _reject_assignments(state: State) -> list[list]:
     """Every distinct way to reject all unrejected cards with distinct hand cards."""
     trump = state.trump
-    targets = [i for i, r in enumerate(state.t_rej) if r is None]
+    targets = [i for i, r in enumerate(state.table_rejections) if r is None]
     hand = sorted(state.hands[state.target])
     found = set()
 
@@ -33,7 +33,7 @@ def _reject_assignments(state: State) -> list[list]:
         index = targets[k]
         tried = set()
         for i, card in enumerate(hand):
-            if i in used or card in tried or not can_reject(state.t_cards[index], card, trump):
+            if i in used or card in tried or not can_reject(state.table_cards[index], card, trump):
                 continue
             tried.add(card)
             extend(k + 1, used + (i,), pairs + ((index, card),))
@@ -60,7 +60,7 @@ def legal_moves(state: State, seat: int | None = None) -> list[dict]:
                 moves.append({"seat": s, "move": "reject", "pairs": pairs})
             moves.append({"seat": s, "move": "pass"})
         elif stage == EXTEND:
-            room = state.limit - len(state.t_cards)
+            room = state.limit - len(state.table_cards)
             for combo in _sub_multisets(state.addable(s), room):
                 moves.append({"seat": s, "move": "add", "cards": combo})
             moves.append({"seat": s, "move": "done"})
@@ -85,12 +85,13 @@ def options(state: State, seat: int) -> dict | None:
         return {
             "reject": {
                 str(i): sorted({r for r in hand if can_reject(c, r, trump)})
-                for i, (c, rej) in enumerate(zip(state.t_cards, state.t_rej)) if rej is None
+                for i, (c, rej) in enumerate(zip(state.table_cards, state.table_rejections))
+                if rej is None
             },
             "pass": True,
         }
     if stage == EXTEND:
-        room = state.limit - len(state.t_cards)
+        room = state.limit - len(state.table_cards)
         result = {"done": True}
         if room > 0:
             result["add"] = sorted(set(state.addable(seat)))
@@ -122,7 +123,7 @@ def random_move(state: State, rng) -> dict:
         return {"seat": seat, "move": "reject", "pairs": pairs}
     if stage == EXTEND:
         addable = state.addable(seat)
-        room = state.limit - len(state.t_cards)
+        room = state.limit - len(state.table_cards)
         if not addable or room <= 0 or rng.random() < 0.5:
             return {"seat": seat, "move": "done"}
         k = rng.randint(1, min(room, len(addable)))
@@ -133,13 +134,13 @@ def random_move(state: State, rng) -> dict:
 
 def _random_rejection(state: State, hand: list, rng) -> list:
     trump = state.trump
-    indices = [i for i, r in enumerate(state.t_rej) if r is None]
+    indices = [i for i, r in enumerate(state.table_rejections) if r is None]
     # A greedy random try usually works; fall back to a full matching.
     for _ in range(3):
         left = hand[:]
         pairs = []
         for i in indices:
-            card = state.t_cards[i]
+            card = state.table_cards[i]
             fits = [r for r in left if can_reject(card, r, trump)]
             if not fits:
                 break

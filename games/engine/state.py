@@ -113,8 +113,8 @@ class State:
 
     __slots__ = (
         "n", "round", "hands", "deck", "deck_pos", "trump_card", "trump", "stage",
-        "active", "target", "supporter", "limit", "passed", "done_a", "done_s",
-        "t_cards", "t_by", "t_rej", "values", "unrejected",
+        "active", "target", "supporter", "limit", "passed", "active_done", "supporter_done",
+        "table_cards", "table_played_by", "table_rejections", "values", "unrejected",
         "out", "feather_stack", "feathers", "bets", "bet_piles", "bet_history",
         "round_losers", "discard", "box", "known", "pending", "deals", "moves",
         "starts", "next_deal",
@@ -163,7 +163,7 @@ class State:
             self.box = [c for h in first_hands for c in h] + first_deck
             for c in (c for h in hands for c in h):
                 self.box.remove(c)
-        self.t_cards, self.t_by, self.t_rej = [], [], []
+        self.table_cards, self.table_played_by, self.table_rejections = [], [], []
         self._open(start)
 
     def _open(self, active: int) -> None:
@@ -178,8 +178,8 @@ class State:
         self.target = target
         self.supporter = None if supporter == active else supporter
         self.limit = min(MAX_LIMIT, len(self.hands[target]))
-        self.passed = self.done_a = self.done_s = False
-        self.t_cards, self.t_by, self.t_rej = [], [], []
+        self.passed = self.active_done = self.supporter_done = False
+        self.table_cards, self.table_played_by, self.table_rejections = [], [], []
         self.values = set()
         self.unrejected = 0
         self.stage = OPEN
@@ -202,7 +202,7 @@ class State:
         if stage == RESPOND:
             return [self.target]
         if stage == EXTEND:
-            return [self.supporter if self.done_a else self.active]
+            return [self.supporter if self.active_done else self.active]
         if stage == BET:
             return [s for s in range(self.n) if self.bets[s] is None]
         return []
@@ -228,7 +228,7 @@ class State:
         return [[v for rf in self.feathers for v in rf[s]] for s in range(self.n)]
 
     def unrejected_cards(self) -> list:
-        return [c for c, r in zip(self.t_cards, self.t_rej) if r is None]
+        return [c for c, r in zip(self.table_cards, self.table_rejections) if r is None]
 
     def addable(self, seat: int) -> list:
         """Hand cards of `seat` whose challenge value lies on the table (limit aside)."""
@@ -236,7 +236,7 @@ class State:
         return [c for c in self.hands[seat] if CHALLENGE_VALUE[c] in values]
 
     def _has_add(self, seat: int) -> bool:
-        if len(self.t_cards) >= self.limit:
+        if len(self.table_cards) >= self.limit:
             return False
         values = self.values
         for c in self.hands[seat]:
@@ -301,12 +301,12 @@ class State:
             hand.remove(c)
             if known and c in known:
                 known.remove(c)
-            self.t_cards.append(c)
-            self.t_by.append(seat)
-            self.t_rej.append(None)
+            self.table_cards.append(c)
+            self.table_played_by.append(seat)
+            self.table_rejections.append(None)
             self.values.add(CHALLENGE_VALUE[c])
         self.unrejected += len(cards)
-        self.done_a = self.done_s = False
+        self.active_done = self.supporter_done = False
 
     def _add(self, seat: int, move: dict) -> None:
         cards = move["cards"]
@@ -319,7 +319,7 @@ class State:
                                         value=CHALLENGE_VALUE[c]))
                 raise IllegalMove(N_("seat {seat} cannot add {card}: {reason}"),
                                   seat=seat, card=c, reason=reason)
-        room = self.limit - len(self.t_cards)
+        room = self.limit - len(self.table_cards)
         if len(cards) > room:
             raise IllegalMove(N_("seat {seat} cannot add {count} cards: only {room} more fit "
                                  "under the limit of {limit}"),
@@ -333,7 +333,7 @@ class State:
         if type(pairs) is not list or not pairs:
             raise IllegalMove(N_("seat {seat} cannot reject: 'pairs' must be a non-empty list"),
                               seat=seat)
-        t_cards, t_rej, trump = self.t_cards, self.t_rej, self.trump
+        table_cards, table_rejections, trump = self.table_cards, self.table_rejections, self.trump
         seen = set()
         cards = []
         for pair in pairs:
@@ -341,7 +341,7 @@ class State:
                 raise IllegalMove(N_("seat {seat} cannot reject: each pair must be [index, card]"),
                                   seat=seat)
             index, card = pair
-            if not _is_int(index) or not 0 <= index < len(t_cards):
+            if not _is_int(index) or not 0 <= index < len(table_cards):
                 raise IllegalMove(N_("seat {seat} cannot reject: no challenge card at index "
                                      "{index!r}"), seat=seat, index=index)
             if not is_card(card):
@@ -350,20 +350,20 @@ class State:
             if index in seen:
                 raise IllegalMove(N_("seat {seat} cannot reject: index {index} appears twice"),
                                   seat=seat, index=index)
-            if t_rej[index] is not None:
+            if table_rejections[index] is not None:
                 raise IllegalMove(N_("seat {seat} cannot reject: {card} at index {index} is "
-                                     "already rejected"), seat=seat, card=t_cards[index],
+                                     "already rejected"), seat=seat, card=table_cards[index],
                                   index=index)
-            if not can_reject(t_cards[index], card, trump):
+            if not can_reject(table_cards[index], card, trump):
                 raise IllegalMove(N_("seat {seat} cannot reject {card} with {rejection}"),
-                                  seat=seat, card=t_cards[index], rejection=card)
+                                  seat=seat, card=table_cards[index], rejection=card)
             seen.add(index)
             cards.append(card)
         if len(seen) != self.unrejected:
-            missing = [i for i, r in enumerate(t_rej) if r is None and i not in seen]
+            missing = [i for i, r in enumerate(table_rejections) if r is None and i not in seen]
             raise IllegalMove(N_("seat {seat} must reject every unrejected card at once: index "
                                  "{index} ({card}) is missing"),
-                              seat=seat, index=missing[0], card=t_cards[missing[0]])
+                              seat=seat, index=missing[0], card=table_cards[missing[0]])
         hand = self.hands[seat]
         _take(hand, cards, seat)
         known = self.known[seat]
@@ -371,7 +371,7 @@ class State:
             hand.remove(card)
             if known and card in known:
                 known.remove(card)
-            t_rej[index] = card
+            table_rejections[index] = card
             self.values.add(REJECT_VALUE[card])
         self.unrejected = 0
         self.stage = EXTEND
@@ -381,10 +381,10 @@ class State:
         self.stage = EXTEND
 
     def _done(self, seat: int, move: dict) -> None:
-        if seat == self.active and not self.done_a:
-            self.done_a = True
+        if seat == self.active and not self.active_done:
+            self.active_done = True
         else:
-            self.done_s = True
+            self.supporter_done = True
 
     def _bet(self, seat: int, move: dict) -> None:
         on, value = move["on"], move["value"]
@@ -412,32 +412,32 @@ class State:
                 self.stage = stage = EXTEND
             if stage != EXTEND:
                 return
-            if not self.done_a:
+            if not self.active_done:
                 if self._has_add(self.active):
                     return
-                self.done_a = True
-            if self.supporter is not None and not self.done_s:
+                self.active_done = True
+            if self.supporter is not None and not self.supporter_done:
                 if self._has_add(self.supporter):
                     return
-                self.done_s = True
+                self.supporter_done = True
             self._resolve()
 
     def _target_can_reject(self) -> bool:
         hand, trump = self.hands[self.target], self.trump
         if self.unrejected == 1:
-            card = self.t_cards[self.t_rej.index(None)]
+            card = self.table_cards[self.table_rejections.index(None)]
             return any(can_reject(card, r, trump) for r in hand)
         return can_reject_all(self.unrejected_cards(), hand, trump)
 
     def _resolve(self) -> None:
         active, target, supporter = self.active, self.target, self.supporter
-        cards = self.t_cards + [r for r in self.t_rej if r is not None]
+        cards = self.table_cards + [r for r in self.table_rejections if r is not None]
         if self.passed:
             self.hands[target].extend(cards)
             self.known[target].extend(cards)
         else:
             self.discard.extend(cards)
-        self.t_cards, self.t_by, self.t_rej = [], [], []
+        self.table_cards, self.table_played_by, self.table_rejections = [], [], []
         involved = (active, target) if supporter is None else (active, target, supporter)
         if self.phase == 1:
             deck = self.deck
@@ -499,17 +499,32 @@ class State:
             self.next_deal = None
             self.begin_round(hands, deck, loser)
 
+    # ---- hidden cards (searches over what a seat cannot see) -------------------
+
+    def deal_hidden(self, hands: list, deck: list, bets: list) -> None:
+        """Complete a state from `position.state_from_view` with what the view hides:
+        every hand, the cards still to draw in order (the trump card last; empty once it
+        was drawn) and every bet as (on, value) or None."""
+        self.hands = hands
+        if deck:
+            self.deck, self.deck_pos = deck, 0
+        else:
+            self.deck, self.deck_pos = [self.trump_card], 1  # drawn already
+        self.bets = bets
+
     # ---- copies -------------------------------------------------------------
 
     def clone(self) -> "State":
         """An independent copy, cheap enough for bots that search many games."""
         new = State.__new__(State)
         for name in ("n", "round", "deck", "deck_pos", "trump_card", "trump", "stage",
-                     "active", "target", "supporter", "limit", "passed", "done_a",
-                     "done_s", "unrejected", "pending", "next_deal", "deals", "starts"):
+                     "active", "target", "supporter", "limit", "passed", "active_done",
+                     "supporter_done", "unrejected", "pending", "next_deal", "deals", "starts"):
             setattr(new, name, getattr(self, name))
         new.hands = [h[:] for h in self.hands]
-        new.t_cards, new.t_by, new.t_rej = self.t_cards[:], self.t_by[:], self.t_rej[:]
+        new.table_cards = self.table_cards[:]
+        new.table_played_by = self.table_played_by[:]
+        new.table_rejections = self.table_rejections[:]
         new.values = set(self.values)
         new.out = self.out[:]
         new.feather_stack = self.feather_stack[:]

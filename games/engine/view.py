@@ -34,13 +34,14 @@ def view(state: State, seat: int | None) -> dict:
         "hand_sizes": [len(h) for h in state.hands],
         "table": [
             {"card": c, "by": b, "rejected_by": r}
-            for c, b, r in zip(state.t_cards, state.t_by, state.t_rej)
+            for c, b, r in zip(state.table_cards, state.table_played_by, state.table_rejections)
         ],
         "challenge": {
             "active": state.active, "target": state.target, "supporter": state.supporter,
             "limit": state.limit, "passed": state.passed,
-            "done": [s for s, d in ((state.active, state.done_a),
-                                    (state.supporter, state.done_s)) if d and s is not None],
+            "done": [s for s, d in ((state.active, state.active_done),
+                                    (state.supporter, state.supporter_done))
+                     if d and s is not None],
         } if stage not in (BET, OVER) else None,
         "discard": list(state.discard),
         "out": list(state.out),

@@ -42,7 +42,7 @@ def live_site(tmp_path):
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
     env.update(
-        DJANGO_SETTINGS_MODULE="blaze_site.settings", DEBUG="0",
+        DJANGO_SETTINGS_MODULE="tests.abuse.schema_settings", DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}", BLAZE_INMEMORY="1",
         BLAZE_BOT_BUDGET_MS="20", BOT_PAUSE_SECONDS="0", ACCOUNT_RATE_LIMITS_ENABLED="0",

@@ -73,3 +73,13 @@ def test_a_server_failure_answers_json_500(ann, monkeypatch):
         **bearer(ann))
     assert response.status_code == 500
     assert response.json() == {"error": "the server failed; please try again"}
+
+
+def test_an_invite_code_in_any_alphabet_is_just_a_wrong_code(client, ann, bob):
+    game = services.game_create(creator=ann, players=3, private=True)
+    auth = bearer(bob)
+    assert client.get(f"/api/v1/games/{game.pk}?invite=%C3%85%F1%9A%A8%BE", **auth
+                      ).status_code == 404
+    response = api_post(client, f"/api/v1/games/{game.pk}/join?invite=%C3%85", {}, auth)
+    assert response.status_code in (403, 404) and response.json()["error"]
+    assert not game.seats.filter(user=bob).exists()

@@ -127,8 +127,8 @@ def case_deadline_check(ann):
 
 
 def case_notification_send(ann):
-    note = Notification.objects.create(user=ann, kind=Notification.TOURNAMENT, key="t:1",
-                                       text="Round 2 of the Autumn Cup is paired.")
+    note = Notification.objects.create(user=ann, kind=Notification.GAME_OVER, key="t:1",
+                                       text="Game 1 is over.")
     return "correspondence.tasks.notification_send", note.pk
 
 
@@ -182,15 +182,10 @@ def case_tournament_advance(ann):
     return "tournaments.tasks.tournament_advance", cup.pk
 
 
-def case_tournament_game_finished(ann):
-    _, game = _finished_round(ann)
-    return "tournaments.tasks.tournament_game_finished", game.pk
-
-
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance, case_tournament_game_finished,
+    case_tournament_advance,
 )}
 
 

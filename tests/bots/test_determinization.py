@@ -29,8 +29,8 @@ def test_determinized_cards_are_a_subset_of_the_game_cards(sample_positions):
         in_play = Counter(c for h in det.hands for c in h)
         in_play.update(det.deck[det.deck_pos:])
         in_play.update(det.discard)
-        in_play.update(det.t_cards)
-        in_play.update(r for r in det.t_rej if r is not None)
+        in_play.update(det.table_cards)
+        in_play.update(r for r in det.table_rejections if r is not None)
         assert not in_play - Counter(full_deck(state.n))
         assert [len(h) for h in det.hands] == [len(h) for h in state.hands]
         assert det.deck_size == state.deck_size

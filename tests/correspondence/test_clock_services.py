@@ -7,7 +7,7 @@ import time_machine
 
 from correspondence import clocks as clock_rows
 from correspondence import vacations
-from correspondence.models import Notification, SeatClock, SeatStatus, Vacation
+from correspondence.models import Notification, SeatClock, Vacation
 from correspondence.tasks import clocks_sweep
 from games.models import Game, Move, Seat
 from games.services import BadRequest, game_create
@@ -94,7 +94,7 @@ def test_a_timeout_makes_the_bot_move_for_the_player_once(clock, ann, bob, cat, 
     row = clocks(game)[first.seat]
     assert row.timeouts_in_row == 1 and row.timeouts == 1
     note = Notification.objects.get(kind="timeout", game=game, user=user_at(game, first.seat))
-    assert "your time ran out" in note.text and "1 in a row" in note.text
+    assert "your time ran out" in note.text and "After 3 timeouts in a row" in note.text
     seq = game.seq
     assert sweep() == 0  # again at the same moment: nothing more
     game.refresh_from_db()
@@ -184,7 +184,8 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_the_bot(clock, ann, bob, cat):
         assert row.timeouts_in_row == n
         assert Seat.objects.get(game=game, index=seat).bot_level == (
             "basic" if n == 3 else None)
-    assert SeatStatus.objects.get(game=game, seat=seat).abandoned
+    left = Seat.objects.get(game=game, index=seat)
+    assert left.abandoned and left.abandoned_reason == Seat.TIMEOUTS  # ranks last
     # From now on the bot plays that seat at once; the others still move themselves.
     game = _play_until_seat_waited(game, seat, rng)
     game.refresh_from_db()

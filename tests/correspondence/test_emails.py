@@ -117,9 +117,14 @@ def test_game_over_email_with_the_result(clock, ann, bob, cat, mailoutbox):
     for user in (ann, bob, cat):
         [mail] = mails_to(mailoutbox, user)
         assert mail.subject == f"[Blaze] Game {game.pk} is over"
-        seat = game.seats.get(user=user).index
-        assert f"Your score: {game.result['scores'][seat]}." in mail.body
+        scores, ranking = game.result["scores"], game.result["ranking"]
+        # One notice, in words: every place, name and score, best first.
+        places = ", ".join(
+            f"{place}. {game.seats.get(index=s).user.username} {scores[s]} "
+            f"point{'' if scores[s] == 1 else 's'}" for place, s in enumerate(ranking, start=1))
+        assert f"Game over: {places}." in mail.body and "[" not in mail.body.split("--")[0]
         assert "List-Unsubscribe" in mail.extra_headers
+        assert Notification.objects.filter(user=user, kind="game_over").count() == 1
 
 
 def test_daily_digest_lists_every_game_waiting_once_a_day(clock, ann, bob, cat, dan,
@@ -204,3 +209,20 @@ def test_notification_list_mirrors_the_emails(clock, ann, bob, cat, client):
     assert client.get("/notifications/").status_code == 200
     client.logout()
     assert client.get("/notifications/").status_code == 302
+
+
+def test_a_notice_is_written_in_the_recipients_language_and_time_zone(clock, ann, bob, cat,
+                                                                       mailoutbox):
+    for user in (ann, bob, cat):
+        user.timezone, user.language = "Asia/Tokyo", "ja"
+        user.save()
+    game = started_game([ann, bob, cat])
+    player = user_at(game, game.waiting_on[0])
+    clock.shift(timedelta(days=2.4))
+    with committed():
+        clocks_sweep()
+    [note] = Notification.objects.filter(kind="almost_out", user=player)
+    # Due at 2026-03-05 12:00 UTC: 21:00 in Tokyo, said in Japanese.
+    assert "2026-03-05 21:00 (JST)" in note.text and "持ち時間" in note.text
+    [mail] = [m for m in mails_to(mailoutbox, player) if note.text in m.body]
+    assert "UTC" not in mail.body.split("--")[0]

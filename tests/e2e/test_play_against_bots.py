@@ -3,7 +3,6 @@ by clicking, in a real browser against a real daphne (HTTP and WebSocket)."""
 
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "fiery-bird-42-feathers"
 MAX_MOVES = 400          # our own moves; a sensible game needs far fewer
-GAME_SECONDS = 150       # the whole game, bots included
+MAX_OUR_MOVES = 1000     # a game that circles this long is stuck (no time bound: CPU varies)
 
 
 def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
@@ -36,10 +35,9 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
     assert any(re.fullmatch(r"\d+:\d\d left", c) for c in clocks), clocks
 
     moves, mid_challenge_shot = 0, False
-    deadline = time.monotonic() + GAME_SECONDS
     while True:
-        assert time.monotonic() < deadline, f"no final ranking after {GAME_SECONDS} s, " \
-            f"{moves} moves of ours; status: {page.locator('#status').text_content()}"
+        assert moves < MAX_OUR_MOVES, f"no final ranking after {moves} moves of ours; " \
+            f"status: {page.locator('#status').text_content()}"
         page.wait_for_function(
             "!document.querySelector('#ranking').hidden"
             " || document.querySelectorAll('#actions [data-action]').length > 0",

@@ -26,8 +26,8 @@ def _cards_everywhere(s) -> Counter:
     cards = Counter(s.deck[s.deck_pos:])
     for hand in s.hands:
         cards.update(hand)
-    cards.update(s.t_cards)
-    cards.update(r for r in s.t_rej if r is not None)
+    cards.update(s.table_cards)
+    cards.update(r for r in s.table_rejections if r is not None)
     cards.update(s.discard)
     cards.update(s.box)
     return cards

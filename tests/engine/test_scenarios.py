@@ -104,7 +104,7 @@ def test_firebird_added_only_when_a_firebird_challenge_card_lies_on_the_table():
     play(s, 0, "challenge", cards=["YF"])
     play(s, 1, "reject", pairs=[[0, "BF"]])
     play(s, 0, "add", cards=["RF"])  # a Firebird challenge card is on the table
-    assert s.t_cards == ["YF", "RF"]
+    assert s.table_cards == ["YF", "RF"]
 
 
 def test_firebird_add_is_refused_with_a_reason_when_only_a_rejection_firebird_lies():

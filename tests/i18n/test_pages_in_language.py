@@ -14,7 +14,11 @@ from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-LANGS = ["ja", "es"]
+
+
+@pytest.fixture(params=["ja", "es"])
+def lang(request):
+    return request.param
 
 
 def _check(response, lang, also_kept=()):
@@ -26,8 +30,11 @@ def _check(response, lang, also_kept=()):
 
 
 @pytest.fixture
-def world(db, ann, bob, cat):
-    """A started game, a finished one, a tournament: something on every page."""
+def world(db, ann, bob, cat, lang):
+    """A started game, a finished one, a tournament: something on every page. Ann reads
+    the site in `lang` (her notifications are written in her language)."""
+    ann.language = lang
+    ann.save()
     playing = services.game_create(creator=ann, players=3)
     for user in (bob, cat):
         services.game_join(game_id=playing.pk, user=user)
@@ -64,17 +71,16 @@ def _pages(world):
         reverse("tournament_new"), reverse("tournament_detail", args=[world["tournament"].pk]),
         reverse("leaderboard"), reverse("profile", args=["ann"]),
         reverse("account_settings"), reverse("account_tokens"), reverse("vacation"),
+        reverse("notifications"),
     ]
 
 
-@pytest.mark.parametrize("lang", LANGS)
 def test_a_players_pages_are_all_in_the_language_asked_for(client, ann, world, lang):
     client.force_login(ann)
     for url in _pages(world):
         _check(client.get(url, HTTP_ACCEPT_LANGUAGE=lang), lang, also_kept={"Copa"})
 
 
-@pytest.mark.parametrize("lang", LANGS)
 def test_a_visitors_pages_are_all_in_the_language_asked_for(client, world, lang):
     for url in [reverse("tournaments"), reverse("leaderboard"),
                 reverse("account_login"), reverse("account_signup"),

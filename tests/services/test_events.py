@@ -26,7 +26,10 @@ def test_every_event_runs_its_listeners_in_the_pinned_order():
     assert _pinned(events.game_ended) == [
         ("ratings.rating_update", events.ON_COMMIT),
         ("tournaments.tournament_game_finished", events.IN_TRANSACTION),
-        ("correspondence.notify_game_over", events.IN_TRANSACTION),
+        ("correspondence.clocks_stop_and_notify", events.IN_TRANSACTION),
+    ]
+    assert _pinned(events.player_notice) == [
+        ("correspondence.notify", events.IN_TRANSACTION),
     ]
 
 

@@ -5,7 +5,9 @@ from django.conf import settings
 
 def test_channel_layer_delivers_a_group_message():
     layer = get_channel_layer()
-    expected = "InMemory" if settings.BLAZE_INMEMORY else "RedisChannelLayer"
+    expected = "InMemory" if settings.BLAZE_INMEMORY else {
+        "pubsub": "RedisPubSubChannelLayer", "lists": "RedisChannelLayer"}[
+        settings.CHANNEL_LAYER_KIND]
     assert expected in type(layer).__name__
 
     async def roundtrip():

@@ -70,7 +70,7 @@ def test_presence_touched_by_one_process_is_seen_by_another():
         assert out.returncode == 0, out.stderr
         return out.stdout.strip()
 
-    run("from correspondence.presence import presence_touch; presence_touch(7, 99)")
-    assert run("from correspondence.presence import presence_here; "
+    run("from games.presence import presence_touch; presence_touch(7, 99)")
+    assert run("from games.presence import presence_here; "
                "print(presence_here(7, 99))") == "True"
-    run("from correspondence.presence import presence_leave; presence_leave(7, 99)")
+    run("from games.presence import presence_leave; presence_leave(7, 99)")

@@ -1,0 +1,81 @@
+"""Live updates after a change: every seat's view and the spectators' view, built once.
+
+The writer builds the views from what it holds in memory (the state it just applied,
+the seats, the clock rows) and sends each seated user's view to that user's group and
+the spectator view to the game's watch group, after commit. Consumers only forward
+what they receive: no database work per socket and per move (messages.py lists the
+groups and events).
+"""
+
+import logging
+from dataclasses import dataclass, field
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from . import events, messages
+from .models import Game, Seat
+from .selectors import game_seats, game_state, view_build
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class GameViews:
+    """The views of one committed change: by seated user id, and the spectators' one."""
+
+    game_id: int
+    seq: int
+    by_user: dict[int, dict] = field(default_factory=dict)
+    spectator: dict | None = None
+
+    def for_user(self, user) -> dict:
+        if user is not None and user.is_authenticated and user.pk in self.by_user:
+            return self.by_user[user.pk]
+        return self.spectator
+
+
+def views_build(game: Game, seats: list[Seat], state, clocks: dict) -> GameViews:
+    """Each seated user's view and the spectator view, from memory (no query)."""
+    views = GameViews(game.pk, game.seq)
+    for seat in seats:
+        if seat.user_id is not None:
+            views.by_user[seat.user_id] = view_build(
+                game, seats, state, seat.index, clocks, viewer_id=seat.user_id)
+    views.spectator = view_build(game, seats, state, None, clocks)
+    return views
+
+
+def views_load(game_id: int) -> GameViews | None:
+    """The same, read from the database: for the rare changes other than moves (a seat
+    taken or left, a start, an abort)."""
+    game = Game.objects.select_related("created_by").filter(pk=game_id).first()
+    if game is None:
+        return None
+    return views_build(game, game_seats(game), game_state(game), events.view_parts(game))
+
+
+def views_send(views: GameViews, *, also_users=()) -> None:
+    """Deliver after commit: one message per seated user, one to the watchers. Users in
+    `also_users` (e.g. one who just left a seat) get the spectator view in their group."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(_send)(layer, views, tuple(also_users))
+    except Exception:  # a broken channel layer must not lose the move
+        log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)
+
+
+async def _send(layer, views: GameViews, also_users: tuple) -> None:
+    for user_id, view in views.by_user.items():
+        await layer.group_send(messages.user_group(views.game_id, user_id),
+                               messages.game_view(view))
+    seated = list(views.by_user)
+    watch = messages.game_watch(views.spectator, seated)
+    await layer.group_send(messages.watch_group(views.game_id), watch)
+    for user_id in also_users:
+        if user_id not in views.by_user:
+            await layer.group_send(messages.user_group(views.game_id, user_id),
+                                   messages.game_view(views.spectator))
+

@@ -1,0 +1,348 @@
+"""Load benchmark: live four-player games played through the public API, as fast as the
+server answers, one socket per seat.
+
+    python manage.py blaze_loadtest_users --count 800 --out tokens.txt    # local run
+    python -m games.loadtest --games 200 --seconds 60 --tokens tokens.txt \\
+        http://127.0.0.1:8301 http://127.0.0.1:8302
+
+Each game's four players are four distinct users (four tokens from the file, one a
+line). Seat k of game g holds its socket on URL number g+k and posts its moves to URL
+number g+k+1 (modulo the URLs given), so with two URLs every move travels between
+processes. A seat moves as soon as its socket's view says the game waits on it.
+
+Figures cover the moves sent within --seconds; then the games under way are played to
+their end (at most --drain seconds, not counted) and every finished game's exported
+record is replayed and checked against its final scores.
+
+moves/s    committed moves per second (409 answers to simultaneous moves are not moves)
+POST       time to answer a move
+push       from sending a move until each seat's socket holds a view at or past its seq
+faults     answers other than 200/409, socket drops, games that stalled, views missing
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from collections import Counter
+
+import aiohttp
+
+from games.bots import choose_move
+from games.engine import RecordError, import_record
+
+STALL_SECONDS = 30.0
+PING_SECONDS = 25.0
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.t0 = time.monotonic()
+        self.window_end = self.t0 + args.seconds
+        self.post_ms: list[float] = []
+        self.push_ms: list[float] = []
+        self.moves = 0
+        self.conflicts = 0
+        self.faults: Counter = Counter()
+        self.finished = 0
+        self.records_ok = 0
+        self.records_bad: list[str] = []
+        self.reconnects = 0
+        self.window_start = float("inf")
+        self.ready = 0               # games whose four sockets hold their first view
+        self.all_ready = asyncio.Event()
+        self.closing = False
+
+    def in_window(self, t: float) -> bool:
+        return self.window_start <= t <= self.window_end
+
+    def game_ready(self) -> None:
+        self.ready += 1
+        if self.ready == self.args.games:
+            self.all_ready.set()
+
+    def fault(self, kind: str, detail: str = "") -> None:
+        if self.closing:
+            return  # sockets and requests cut by the end of the run
+        self.faults[kind] += 1
+        if self.faults[kind] <= 3:
+            print(f"fault {kind}: {detail}"[:300], file=sys.stderr)
+
+
+class Game:
+    """One table: four players, their sockets, and the bookkeeping of push times."""
+
+    def __init__(self, run: Run, session, index: int, tokens: list[str], urls: list[str]):
+        self.run, self.session, self.index = run, session, index
+        self.tokens = tokens
+        n = len(urls)
+        self.ws_urls = [urls[(index + k) % n] for k in range(4)]
+        self.post_urls = [urls[(index + k + 1) % n] for k in range(4)]
+        self.rng = random.Random(index)
+        self.game_id: int | None = None
+        self.counted_ready = False
+
+    def _auth(self, k: int) -> dict:
+        return {"Authorization": f"Bearer {self.tokens[k]}"}
+
+    async def _post(self, k: int, path: str, body: dict | None = None):
+        async with self.session.post(self.post_urls[k] + path, json=body or {},
+                                     headers=self._auth(k)) as r:
+            return r.status, await r.json(content_type=None)
+
+    async def play_forever(self, stop_starting: asyncio.Event):
+        while not stop_starting.is_set():
+            try:
+                await self.play_one()
+            except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                self.run.fault("connection", repr(e))
+                await asyncio.sleep(1)
+
+    async def play_one(self):
+        run = self.run
+        status, body = await self._post(0, "/api/v1/games", {
+            "players": 4, "time_control": {"kind": "live", "minutes": 10}})
+        if status != 201:
+            run.fault(f"create {status}", str(body))
+            await asyncio.sleep(1)
+            return
+        self.game_id = body["id"]
+        for k in (1, 2, 3):
+            status, body = await self._post(k, f"/api/v1/games/{self.game_id}/join")
+            if status != 200:
+                run.fault(f"join {status}", str(body))
+                for seated in range(k):  # leave the half-filled table: no quota spent
+                    await self._post(seated, f"/api/v1/games/{self.game_id}/leave")
+                await asyncio.sleep(1)
+                return
+        self.latest = [None] * 4          # newest view known to seat k (socket or answer)
+        self.reached = [-1] * 4           # highest seq each socket has shown
+        self.arrival = [dict() for _ in range(4)]  # seat -> seq -> when its socket got it
+        self.sent: list[tuple[int, float]] = []   # (seq made, when sent) of own moves
+        self.changed = [asyncio.Event() for _ in range(4)]
+        self.done = asyncio.Event()
+        self.progress = time.monotonic()
+        readers = [asyncio.create_task(self._socket(k)) for k in range(4)]
+        players = [asyncio.create_task(self._player(k)) for k in range(4)]
+        watchdog = asyncio.create_task(self._watchdog())
+        try:
+            await self.done.wait()
+        finally:  # the game ended, or the run did
+            for task in readers + players + [watchdog]:
+                task.cancel()
+            await asyncio.gather(*readers, *players, watchdog, return_exceptions=True)
+        self._settle_push(final=True)
+        final = max((v for v in self.latest if v), key=lambda v: v["seq"])
+        if final["status"] == "finished":
+            run.finished += 1
+            await self._check_record(final)
+
+    async def _socket(self, k: int):
+        url = self.ws_urls[k].replace("http", "ws", 1)
+        url += f"/ws/games/{self.game_id}/?token={self.tokens[k]}"
+        first = True
+        while not self.done.is_set():
+            try:
+                async with self.session.ws_connect(url, max_msg_size=0) as ws:
+                    if not first:
+                        self.run.reconnects += 1
+                    first = False
+                    pinger = asyncio.create_task(self._pinger(ws))
+                    try:
+                        async for msg in ws:
+                            if msg.type != aiohttp.WSMsgType.TEXT:
+                                break
+                            self._on_message(k, msg.json())
+                    finally:
+                        pinger.cancel()
+                if not self.done.is_set():
+                    self.run.fault("socket closed", f"game {self.game_id} seat {k}")
+            except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                self.run.fault("socket error", repr(e))
+            if not self.done.is_set():
+                await asyncio.sleep(0.5 + self.rng.random())  # reconnect, then resync
+
+    async def _pinger(self, ws):
+        while True:
+            await asyncio.sleep(PING_SECONDS)
+            await ws.send_json({"type": "ping"})
+
+    def _on_message(self, k: int, message: dict):
+        if message.get("type") != "view":
+            if message.get("type") == "error":
+                self.run.fault("socket error message", message.get("error", ""))
+            return
+        view = message["view"]
+        now = time.monotonic()
+        seq = view["seq"]
+        if self.reached[k] < 0 and min(self.reached[:k] + self.reached[k + 1:]) >= 0 \
+                and not self.counted_ready:
+            self.counted_ready = True
+            self.run.game_ready()
+        if seq > self.reached[k]:
+            for q in range(self.reached[k] + 1, seq + 1):
+                self.arrival[k][q] = now
+            self.reached[k] = seq
+            self.progress = now
+        self._learn(k, view)
+        if view["status"] != "playing" and all(
+                v is not None and v["status"] != "playing" for v in self.latest):
+            self.done.set()
+
+    def _learn(self, k: int, view: dict):
+        if self.latest[k] is None or view["seq"] >= self.latest[k]["seq"]:
+            self.latest[k] = view
+            self.changed[k].set()
+
+    async def _player(self, k: int):
+        run = self.run
+        posted_at = -1
+        while True:
+            await self.changed[k].wait()
+            self.changed[k].clear()
+            view = self.latest[k]
+            seat = view["you"]
+            if view["status"] != "playing" or seat is None:
+                continue
+            if seat not in view["waiting_on"] or "options" not in view or \
+                    view["seq"] <= posted_at:
+                continue
+            posted_at = view["seq"]
+            move = {key: v for key, v in choose_move(view, seat, self.rng, "random").items()
+                    if key != "seat"}
+            t0 = time.monotonic()
+            try:
+                status, body = await self._post(
+                    k, f"/api/v1/games/{self.game_id}/moves", {"seq": view["seq"], "move": move})
+            except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                run.fault("post error", repr(e))
+                continue
+            t1 = time.monotonic()
+            if run.in_window(t0):
+                run.post_ms.append((t1 - t0) * 1000)
+            if status == 200:
+                self.sent.append((body["seq"], t0))
+                if run.in_window(t0):
+                    run.moves += 1
+                self._learn(k, body)
+                self._settle_push()
+            elif status == 409:
+                run.conflicts += 1  # a simultaneous move came first: wait for its view
+            else:
+                run.fault(f"move {status}", str(body))
+
+    def _settle_push(self, final: bool = False):
+        keep = []
+        for seq, t0 in self.sent:
+            if all(seq in self.arrival[k] for k in range(4)):
+                if self.run.in_window(t0):
+                    self.run.push_ms.extend((self.arrival[k][seq] - t0) * 1000
+                                            for k in range(4))
+            elif final:
+                self.run.fault("view missing", f"game {self.game_id} seq {seq}")
+            else:
+                keep.append((seq, t0))
+        self.sent = keep
+
+    async def _watchdog(self):
+        while True:
+            await asyncio.sleep(5)
+            if time.monotonic() - self.progress > STALL_SECONDS:
+                self.run.fault("stalled", f"game {self.game_id}")
+                self.progress = time.monotonic()
+
+    async def _check_record(self, final: dict):
+        url = self.post_urls[0] + f"/api/v1/games/{self.game_id}/record"
+        async with self.session.get(url, headers=self._auth(0)) as r:
+            record = await r.json(content_type=None)
+        try:
+            state = import_record(record)
+        except RecordError as e:
+            self.run.records_bad.append(f"game {self.game_id}: {e}")
+            return
+        if state.finished and state.scores == final["scores"]:
+            self.run.records_ok += 1
+        else:
+            self.run.records_bad.append(f"game {self.game_id}: scores differ")
+
+
+def _pct(values: list[float], p: float) -> str:
+    if not values:
+        return "-"
+    values = sorted(values)
+    return f"{values[min(len(values) - 1, int(p / 100 * len(values)))]:.0f}"
+
+
+async def main_async(args) -> int:
+    tokens = [t.strip() for t in open(args.tokens) if t.strip()]
+    if len(tokens) < 4 * args.games:
+        print(f"{args.tokens}: {len(tokens)} tokens, {4 * args.games} needed "
+              "(four distinct users a game)", file=sys.stderr)
+        return 2
+    urls = [u.rstrip("/") for u in args.urls]
+    run = Run(args)
+    load_before = os.getloadavg()
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    timeout = aiohttp.ClientTimeout(total=args.request_timeout)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        games = [Game(run, session, i, tokens[4 * i:4 * i + 4], urls)
+                 for i in range(args.games)]
+        stop_starting = asyncio.Event()
+        tasks = [asyncio.create_task(g.play_forever(stop_starting)) for g in games]
+        # The window opens once every game is under way (created, joined, four sockets).
+        try:
+            await asyncio.wait_for(run.all_ready.wait(), args.setup_timeout)
+        except TimeoutError:
+            run.fault("setup", f"{run.ready} of {args.games} games under way in time")
+        run.window_start = time.monotonic()
+        run.window_end = run.window_start + args.seconds
+        await asyncio.sleep(args.seconds)
+        stop_starting.set()
+        load_window = os.getloadavg()
+        done, pending = await asyncio.wait(tasks, timeout=args.drain)
+        run.closing = True
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        unfinished = len(pending)
+    seconds = args.seconds
+    print(f"games {args.games} (4 players, {len(urls)} URL(s)), window {seconds:.0f} s, "
+          f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, "
+          f"end of window {load_window[0]:.2f} {load_window[1]:.2f}")
+    print(f"moves/s {run.moves / seconds:.1f}  ({run.moves} moves, "
+          f"{run.conflicts} simultaneous-move 409s)")
+    print(f"POST ms  p50 {_pct(run.post_ms, 50)}  p95 {_pct(run.post_ms, 95)}  "
+          f"p99 {_pct(run.post_ms, 99)}  (n={len(run.post_ms)})")
+    print(f"push ms  p50 {_pct(run.push_ms, 50)}  p95 {_pct(run.push_ms, 95)}  "
+          f"p99 {_pct(run.push_ms, 99)}  (n={len(run.push_ms)})")
+    faults = sum(run.faults.values())
+    print(f"faults {faults}" + (f"  {dict(run.faults)}" if faults else "")
+          + f"  reconnects {run.reconnects}")
+    print(f"records: {run.finished} games finished, {run.records_ok} replay to their scores, "
+          f"{len(run.records_bad)} do not; {unfinished} left unfinished after the drain")
+    for line in run.records_bad[:5]:
+        print("  " + line)
+    return 0 if not faults and not run.records_bad else 1
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.loadtest", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("urls", nargs="+", metavar="URL", help="e.g. http://127.0.0.1:8000")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--tokens", required=True, help="a file of API tokens, one a line")
+    parser.add_argument("--drain", type=float, default=300,
+                        help="seconds to finish the games under way after the window")
+    parser.add_argument("--request-timeout", type=float, default=30)
+    parser.add_argument("--setup-timeout", type=float, default=120,
+                        help="seconds for all games to be created and their sockets open")
+    args = parser.parse_args(argv)
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

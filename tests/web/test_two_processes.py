@@ -1,0 +1,172 @@
+"""Two daphne processes over one PostgreSQL and one Redis act as one site."""
+
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from accounts.services import api_token_create
+from games import services
+from games.bots import choose_move
+from tests.conftest import make_user
+
+ROOT = Path(__file__).resolve().parents[2]
+aiohttp = pytest.importorskip("aiohttp")
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis: processes meet there"),
+    pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"],
+                       reason="needs PostgreSQL: SQLite's test database is this process's"),
+]
+
+
+def _database_url() -> str:
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or ""
+    auth = user + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "") + ("@" if user else "")
+    return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/" \
+           f"{db['NAME']}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def two_processes(tmp_path):
+    """Two daphne processes sharing this run's test database and one Redis prefix."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
+           "DATABASE_URL": _database_url(), "BLAZE_INMEMORY": "0",
+           "CHANNEL_LAYER_PREFIX": f"test-{uuid.uuid4().hex[:8]}",
+           "CELERY_TASK_ALWAYS_EAGER": "1", "DEBUG": "1", "BLAZE_ENV": "development",
+           "DB_POOL_MAX_SIZE": "2"}
+    procs = []
+    for name in ("a", "b"):
+        port = _free_port()
+        log = open(tmp_path / f"daphne-{name}.log", "w")  # noqa: SIM115
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "blaze_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        procs.append((proc, f"http://127.0.0.1:{port}", log))
+    try:
+        for proc, url, _ in procs:
+            port = int(url.rsplit(":", 1)[1])
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        pytest.fail("daphne did not start: "
+                                    + (tmp_path / "daphne-a.log").read_text()[-2000:])
+                    time.sleep(0.2)
+        yield procs
+    finally:
+        for proc, _, log in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            log.close()
+        logs = "".join((tmp_path / f"daphne-{n}.log").read_text() for n in "ab")
+        assert "Traceback" not in logs, logs[-3000:]
+
+
+def _game():
+    users = [make_user(n) for n in ("ann", "bob", "cat", "dan")]
+    game = services.game_create(creator=users[0], players=4)
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    return game.pk, [api_token_create(user=by_seat[k], name="t")[1] for k in range(4)]
+
+
+class Table:
+    """Four sockets, each holding the newest view its seat was sent."""
+
+    def __init__(self, session, game_id, tokens):
+        self.session, self.game_id, self.tokens = session, game_id, tokens
+        self.views = [None] * 4
+        self.arrived = asyncio.Event()
+
+    async def listen(self, k: int, url: str):
+        ws_url = url.replace("http", "ws", 1) + f"/ws/games/{self.game_id}/?token={self.tokens[k]}"
+        async with self.session.ws_connect(ws_url) as ws:
+            async for msg in ws:
+                view = msg.json()["view"]
+                if self.views[k] is None or view["seq"] >= self.views[k]["seq"]:
+                    self.views[k] = view
+                    self.arrived.set()
+
+    async def all_at(self, seq: int):
+        while not all(v is not None and v["seq"] >= seq for v in self.views):
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), 30)
+
+    async def play(self, url: str, rng) -> int:
+        """One move by the seat the game waits on, posted to `url`; the new seq."""
+        view = self.views[0]
+        seat = view["waiting_on"][0]
+        mine = self.views[seat]
+        move = {k: v for k, v in choose_move(mine, seat, rng, "random").items() if k != "seat"}
+        async with self.session.post(
+                f"{url}/api/v1/games/{self.game_id}/moves", json={"seq": mine["seq"], "move": move},
+                headers={"Authorization": f"Bearer {self.tokens[seat]}"}) as r:
+            assert r.status == 200, await r.text()
+            return (await r.json())["seq"]
+
+
+def test_moves_posted_to_one_process_reach_sockets_on_the_other_and_survive_its_death(
+        two_processes):
+    game_id, tokens = _game()
+    (proc_a, url_a, _), (proc_b, url_b, _) = two_processes
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            table = Table(session, game_id, tokens)
+            # seats 0-2 listen on A, seat 3 on B
+            listeners = [asyncio.create_task(table.listen(k, url_a if k < 3 else url_b))
+                         for k in range(4)]
+            await table.all_at(0)
+            rng = random.Random(4)
+            seq = 0
+            for url in [url_b, url_a] * 4:  # every move crosses from one process to the other
+                seq = await table.play(url, rng)
+                await table.all_at(seq)
+                assert all(v["you"] == k for k, v in enumerate(table.views))
+            # A never applied these moves: it reads the committed state, never a stale one
+            async with session.get(f"{url_a}/api/v1/games/{game_id}",
+                                   headers={"Authorization": f"Bearer {tokens[0]}"}) as r:
+                assert (await r.json())["seq"] == seq
+            # B dies mid-game: the game goes on through A
+            proc_b.kill()
+            proc_b.wait()
+            listeners[3].cancel()
+            table.views[3] = None
+            listeners[3] = asyncio.create_task(table.listen(3, url_a))  # the client reconnects
+            await table.all_at(seq)  # and resyncs: the view it gets on connect
+            for _ in range(4):
+                seq = await table.play(url_a, rng)
+                await table.all_at(seq)
+            for task in listeners:
+                task.cancel()
+            await asyncio.gather(*listeners, return_exceptions=True)
+
+    asyncio.run(scenario())
