@@ -27,7 +27,6 @@ _MESSAGES = {
     "game_create": gettext_lazy("You have created too many tables lately."),
     "record_import": gettext_lazy("You have imported too many records today."),
     "move": gettext_lazy("Too many moves in a short time."),
-    "guest": gettext_lazy("Too many guest players were created from your address lately."),
 }
 
 
