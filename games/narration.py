@@ -22,9 +22,9 @@ def move_events(state: State, move: dict) -> list[dict]:
     before_stage, target = state.stage, state.target
     before_hands = [len(h) for h in state.hands]
     before_discard, before_passed = len(state.discard), state.passed
-    before_table = len(state.t_cards) + sum(r is not None for r in state.t_rej)
+    before_table = len(state.table_cards) + sum(r is not None for r in state.table_rejections)
     before_feathers = [len(f) for f in state.feathers_taken()]
-    before_cards = list(state.t_cards)
+    before_cards = list(state.table_cards)
     # Stop at the end of round 1 instead of dealing round 2 inside apply(), so the facts of
     # the last challenge can still be read from the state.
     next_deal, state.next_deal = state.next_deal, None
