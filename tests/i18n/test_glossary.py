@@ -19,7 +19,7 @@ TERMS = [
     (r"\bchalleng(e|es|ed|ing)\b", "チャレンジ", "desaf"),
     (r"\breject(s|ed|ing)?\b", "はね返", "rechaz"),
     (r"\bbet(s|ting)?\b", "賭", "apuest|apost"),
-    (r"\brounds?\b", "ラウンド", "ronda"),
+    (r"\brounds?\b(?! in circles)", "ラウンド", "ronda"),
     (r"\bphases?\b", "フェイズ", "fase"),
     (r"\bsupporters?\b", "サポーター", "aliad"),
     (r"\battackers\b", "攻め手", "atacantes"),
