@@ -23,14 +23,18 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
-test: $(STAMP)
+# axe-core (package.json, pinned) for the browser tests' accessibility checks, when npm is here.
+node_modules/.package-lock.json: package.json package-lock.json
+	if command -v npm >/dev/null; then npm ci --no-audit --no-fund; fi
+
+test: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	source scripts/test_env.sh && $(VENV)/bin/pytest
 
 # Refresh locale/*/LC_MESSAGES/*.po from the marked strings, then compile the .mo files
 # (both are committed; needs GNU gettext: Debian's `gettext` package). See docs/i18n.md.
 MAKEMESSAGES := $(PY) manage.py makemessages -l ja -l es --add-location=file --no-obsolete \
-	-i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*'
+	-i '.venv/*' -i 'staticfiles/*' -i 'tests/*' -i 'build/*' -i 'node_modules/*'
 messages: $(STAMP)
 	$(MAKEMESSAGES) -d django
 	$(MAKEMESSAGES) -d djangojs

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from .names import username_mixes_lookalike_scripts, username_normalize, username_skeleton
 
 BOT_NAME_PREFIX = "bot-"
+GUEST_NAME_PREFIX = "guest-"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -18,6 +19,11 @@ class AccountAdapter(DefaultAccountAdapter):
         if skeleton.startswith(BOT_NAME_PREFIX):
             message = _("Usernames starting with “%(prefix)s” are for bots.")
             raise ValidationError(message % {"prefix": BOT_NAME_PREFIX})
+        # "guest-…" names mark temporary accounts.
+        if skeleton.startswith(GUEST_NAME_PREFIX):
+            raise ValidationError(
+                _("Usernames starting with “%(prefix)s” are for guests.")
+                % {"prefix": GUEST_NAME_PREFIX})
         if username_mixes_lookalike_scripts(username):
             raise ValidationError(_("This name mixes look-alike letters of different "
                                     "alphabets: write it in one alphabet."))

@@ -7,10 +7,10 @@ from .models import ApiToken, User
 @admin.register(User)
 class BlazeUserAdmin(UserAdmin):
     fieldsets = UserAdmin.fieldsets + (
-        ("Blaze", {"fields": ("is_bot", "timezone", "email_on_turn")}),
+        ("Blaze", {"fields": ("is_bot", "is_guest", "timezone", "email_on_turn")}),
     )
     list_display = ("username", "email", "is_bot", "is_staff", "date_joined")
-    list_filter = UserAdmin.list_filter + ("is_bot",)
+    list_filter = UserAdmin.list_filter + ("is_bot", "is_guest")
 
 
 @admin.register(ApiToken)

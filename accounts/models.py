@@ -20,6 +20,9 @@ class User(AbstractUser):
         NEVER = "never", _("Never")
 
     is_bot = models.BooleanField(default=False)
+    # A temporary account made by "Play against bots": unrated, no tournaments, removed
+    # when unused, and claimable (accounts.services.guest_claim keeps its games).
+    is_guest = models.BooleanField(default=False)
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     email_on_turn = models.CharField(
         _("email me when it is my turn"),

@@ -95,3 +95,72 @@ def bots_create() -> list:
             bot.save(update_fields=["password"])
         bots.append(bot)
     return bots
+
+
+# ---- guests: a first game without an account ----------------------------------------------
+
+GUEST_PREFIX = "guest-"
+# An unused guest (no seat at any table) is removed after this long.
+GUEST_UNUSED_AFTER = timedelta(days=1)
+
+
+class GuestLimit(Exception):
+    """Too many guests made from one address lately (answered with 429)."""
+
+    def __init__(self, retry_after: int):
+        super().__init__("too many guest accounts from this address: sign up or try later")
+        self.retry_after = retry_after
+
+
+def guest_create(*, ip: str):
+    """A real, temporary account for someone without one; rate-limited per address in the
+    shared cache (GUEST_CREATE_PER_HOUR)."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    hour = int(timezone.now().timestamp() // 3600)
+    key = f"guest-create:{ip}:{hour}"
+    cache.add(key, 0, timeout=3600)
+    try:
+        made = cache.incr(key)
+    except ValueError:  # evicted between add and incr: count this one
+        cache.set(key, 1, timeout=3600)
+        made = 1
+    if made > settings.GUEST_CREATE_PER_HOUR:
+        raise GuestLimit(retry_after=3600 - int(timezone.now().timestamp()) % 3600)
+    User = get_user_model()
+    for _ in range(5):
+        username = GUEST_PREFIX + secrets.token_hex(3)
+        if not User.objects.filter(username=username).exists():
+            break
+    user = User.objects.create(username=username, is_guest=True)
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    return user
+
+
+def guest_claim(*, user, username: str, email: str, password: str):
+    """Turn a guest into a full account in place, so its games stay its own. The caller
+    validated the fields (accounts.forms.GuestClaimForm)."""
+    if not user.is_guest:
+        raise ValueError("only a guest account can be claimed")
+    user.username = username
+    user.email = email
+    user.set_password(password)
+    user.is_guest = False
+    user.save(update_fields=["username", "email", "password", "is_guest"])
+    return user
+
+
+def guests_remove_unused(*, now=None) -> int:
+    """Delete guests that never took a seat and are older than GUEST_UNUSED_AFTER; returns
+    how many. Guests with games are kept: their seats belong to those games' records."""
+    now = now or timezone.now()
+    unused = get_user_model().objects.filter(
+        is_guest=True, date_joined__lt=now - GUEST_UNUSED_AFTER, seats__isnull=True,
+    )
+    deleted = 0
+    for user in unused:
+        user.delete()
+        deleted += 1
+    return deleted

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -7,9 +8,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from .forms import SettingsForm, TokenCreateForm
+from .forms import GuestClaimForm, SettingsForm, TokenCreateForm
 from .middleware import accept_language
-from .services import api_token_create, api_token_revoke, user_language_set
+from .services import api_token_create, api_token_revoke, guest_claim, user_language_set
 
 
 @login_required
@@ -53,6 +54,7 @@ def token_revoke(request, token_id: int):
     return redirect("account_tokens")
 
 
+
 @require_POST
 def language_switch(request):
     """The language switch in every page's footer, for guests too (Django's set_language:
@@ -62,3 +64,23 @@ def language_switch(request):
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         user_language_set(user=request.user, language=language)
     return response
+
+
+@login_required
+def guest_claim_page(request):
+    """A guest signs up by naming the account it already has: its games stay its own."""
+    if not request.user.is_guest:
+        return redirect("profile", username=request.user.username)
+    form = GuestClaimForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        from allauth.account.models import EmailAddress
+
+        user = guest_claim(user=request.user, username=form.cleaned_data["username"],
+                           email=form.cleaned_data["email"],
+                           password=form.cleaned_data["password1"])
+        update_session_auth_hash(request, user)
+        EmailAddress.objects.add_email(request, user, user.email, confirm=True)
+        messages.success(request, _("Welcome, %(name)s: your games are yours. Check your mail "
+                                    "to confirm your address.") % {"name": user.username})
+        return redirect("profile", username=user.username)
+    return render(request, "accounts/guest_claim.html", {"form": form})

@@ -257,6 +257,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
+    # Guests ("Play against bots" without an account) that never sat down.
+    "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
 }
 # A bot's pause before it moves in a live game (0 in tests).
 # How long the strong bot searches per decision.
@@ -270,6 +272,10 @@ if BLAZE_MAX_GAME_MOVES < 100:
 BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.5)
 if not 0 <= BOT_PAUSE_SECONDS <= 10:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be from 0 to 10.")
+# Guest accounts one address may create per hour (the count lives in the shared cache).
+GUEST_CREATE_PER_HOUR = env.int("GUEST_CREATE_PER_HOUR", default=20)
+if GUEST_CREATE_PER_HOUR < 1:
+    raise ImproperlyConfigured("GUEST_CREATE_PER_HOUR must be at least 1.")
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
 if not 0 <= DIGEST_HOUR <= 23:
     raise ImproperlyConfigured("DIGEST_HOUR must be an hour from 0 to 23.")

@@ -3,7 +3,8 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from . import views
+from games import views as game_views
+
 from .api import api
 
 # Staff sign in through the site's login: its rate limits and two-factor step apply.
@@ -13,7 +14,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 handler429 = "blaze_site.errors.handler429"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", game_views.home, name="home"),
     path("", include("games.urls")),  # play, my_games, the table pages
     path("tournaments/", include("tournaments.urls")),
     path("api/v1/", api.urls),

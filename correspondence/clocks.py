@@ -164,7 +164,10 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     if wait > LIVE_CHECK_MAX_SECONDS:
         return
     key = _live_check_key(game.pk)
-    pending = cache.get(key)
+    try:
+        pending = cache.get(key)
+    except Exception:  # the cache is down (e.g. Redis restarting): queue the check anyway
+        pending = None
     if pending is not None and pending <= due_at:
         return
     from .tasks import deadline_check  # the task module imports this one
@@ -172,10 +175,11 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     game_id, seq = game.pk, game.seq
 
     def queue():
-        cache.set(key, due_at, timeout=int(wait) + 60)
         deadline_check.apply_async((game_id, seq), countdown=wait)
+        cache.set(key, due_at, timeout=int(wait) + 60)
 
-    transaction.on_commit(queue)
+    # robust: a failure here is logged and never keeps the move's broadcast from going out
+    transaction.on_commit(queue, robust=True)
 
 
 def live_check_fired(game_id: int) -> None:
@@ -211,7 +215,8 @@ def clock_view(game, now: datetime | None = None) -> dict:
     if tc is None or not rows:
         return {"clocks": None}
     now = now or timezone.now()
-    vacations = seat_vacations(tc, seat_rows(game))
+    # live clocks know no vacations: no need to read the seats
+    vacations = seat_vacations(tc, seat_rows(game)) if tc.vacations_apply else {}
     out = []
     for row in rows:
         entry = C.clock_state(tc, row.clock, now, vacations.get(row.seat, ()))

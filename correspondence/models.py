@@ -59,10 +59,11 @@ class Notification(models.Model):
     """Something to tell a player, in the site and maybe by email. `key` names the event,
     so whatever creates a notification twice creates it once."""
 
-    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST = (
-        "your_turn", "almost_out", "game_over", "timeout", "digest",
+    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT = (
+        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament",
     )
-    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST]
+    # TOURNAMENT: news that tournaments send through games.events.player_notice.
+    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -17,6 +17,7 @@ from .refusals import Refused
 from .selectors import (
     game_list_for_user,
     game_list_open,
+    game_log,
     game_record,
     game_replay,
     game_summary,
@@ -25,6 +26,7 @@ from .selectors import (
 from .visibility import can_watch, invite_given
 
 router = Router(tags=["games"])
+
 
 
 class ErrorOut(Schema):
@@ -138,6 +140,16 @@ class GameListOut(Schema):
     mine: list[GameSummaryOut]
 
 
+class LogLine(Schema):
+    seq: int = Field(..., description="the move's number (1 = the first move)")
+    text: str
+
+
+class LogOut(Schema):
+    seq: int
+    lines: list[LogLine]
+
+
 class ReplayOut(Schema):
     id: int
     players: list[str]
@@ -145,6 +157,8 @@ class ReplayOut(Schema):
     start: int = Field(..., description="the ply of this page's first view")
     next: int | None = Field(..., description="start of the next page, null on the last")
     moves: list[dict[str, Any]] = Field(..., description="the moves numbered start, start+1, …")
+    log: list[LogLine] = Field(
+        ..., description="the moves of this page in words, as on the table")
     views: list[dict[str, Any]] = Field(
         ..., description="spectator views after plies start, start+1, … (0 = the deal), "
                          "with hands; move k leads from view k to view k+1"
@@ -286,6 +300,13 @@ def move_play(request: HttpRequest, game_id: int, data: MoveIn):
     rate_limit_check(request, "move")
     return services.move_play_view(game_id=game_id, user=request.auth, seq=data.seq,
                                    move=data.move)
+
+
+@router.get("/{int:game_id}/log", response={200: LogOut, 404: ErrorOut},
+            summary="Every move so far in words, as the requesting user may see them")
+def game_log_get(request: HttpRequest, game_id: int):
+    game = _game(game_id)
+    return {"seq": game.seq, "lines": game_log(game, request.auth)}
 
 
 @router.post(

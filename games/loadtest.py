@@ -34,6 +34,7 @@ from games.bots import choose_move
 from games.engine import RecordError, import_record
 
 STALL_SECONDS = 30.0
+RESYNC_SECONDS = 5.0
 PING_SECONDS = 25.0
 
 
@@ -51,6 +52,7 @@ class Run:
         self.records_ok = 0
         self.records_bad: list[str] = []
         self.reconnects = 0
+        self.resyncs = 0
         self.window_start = float("inf")
         self.ready = 0               # games whose four sockets hold their first view
         self.all_ready = asyncio.Event()
@@ -123,6 +125,7 @@ class Game:
         self.arrival = [dict() for _ in range(4)]  # seat -> seq -> when its socket got it
         self.sent: list[tuple[int, float]] = []   # (seq made, when sent) of own moves
         self.changed = [asyncio.Event() for _ in range(4)]
+        self.sockets = [None] * 4
         self.done = asyncio.Event()
         self.progress = time.monotonic()
         readers = [asyncio.create_task(self._socket(k)) for k in range(4)]
@@ -147,6 +150,7 @@ class Game:
         while not self.done.is_set():
             try:
                 async with self.session.ws_connect(url, max_msg_size=0) as ws:
+                    self.sockets[k] = ws
                     if not first:
                         self.run.reconnects += 1
                     first = False
@@ -219,6 +223,9 @@ class Game:
                     k, f"/api/v1/games/{self.game_id}/moves", {"seq": view["seq"], "move": move})
             except (TimeoutError, aiohttp.ClientError, OSError) as e:
                 run.fault("post error", repr(e))
+                posted_at = -1  # try again once the server answers
+                await asyncio.sleep(0.5)
+                self.changed[k].set()
                 continue
             t1 = time.monotonic()
             if run.in_window(t0):
@@ -230,9 +237,20 @@ class Game:
                 self._learn(k, body)
                 self._settle_push()
             elif status == 409:
-                run.conflicts += 1  # a simultaneous move came first: wait for its view
+                run.conflicts += 1  # another move came first: fetch the game, as told
+                url = self.post_urls[k] + f"/api/v1/games/{self.game_id}"
+                try:
+                    async with self.session.get(url, headers=self._auth(k)) as r:
+                        if r.status == 200:
+                            self._learn(k, await r.json(content_type=None))
+                except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                    run.fault("get error", repr(e))
             else:
                 run.fault(f"move {status}", str(body))
+                if status >= 500:  # nothing was played: try again, as a client would
+                    posted_at = -1
+                    await asyncio.sleep(0.5)
+                    self.changed[k].set()
 
     def _settle_push(self, final: bool = False):
         keep = []
@@ -248,11 +266,25 @@ class Game:
         self.sent = keep
 
     async def _watchdog(self):
+        """Nothing new for RESYNC_SECONDS: ask every socket for its view again (a view
+        may have been lost while Redis was away); for STALL_SECONDS: a fault."""
+        stalled_since = self.progress
         while True:
-            await asyncio.sleep(5)
-            if time.monotonic() - self.progress > STALL_SECONDS:
+            await asyncio.sleep(2)
+            quiet = time.monotonic() - self.progress
+            if quiet > RESYNC_SECONDS:
+                self.run.resyncs += 1
+                for ws in self.sockets:
+                    if ws is not None and not ws.closed:
+                        try:
+                            await ws.send_json({"type": "sync"})
+                        except (ConnectionError, aiohttp.ClientError):
+                            pass
+            if self.progress != stalled_since:
+                stalled_since = self.progress
+            elif time.monotonic() - stalled_since > STALL_SECONDS:
                 self.run.fault("stalled", f"game {self.game_id}")
-                self.progress = time.monotonic()
+                stalled_since = self.progress = time.monotonic()
 
     async def _check_record(self, final: dict):
         url = self.post_urls[0] + f"/api/v1/games/{self.game_id}/record"
@@ -320,7 +352,7 @@ async def main_async(args) -> int:
           f"p99 {_pct(run.push_ms, 99)}  (n={len(run.push_ms)})")
     faults = sum(run.faults.values())
     print(f"faults {faults}" + (f"  {dict(run.faults)}" if faults else "")
-          + f"  reconnects {run.reconnects}")
+          + f"  reconnects {run.reconnects}  resyncs {run.resyncs}")
     print(f"records: {run.finished} games finished, {run.records_ok} replay to their scores, "
           f"{len(run.records_bad)} do not; {unfinished} left unfinished after the drain")
     for line in run.records_bad[:5]:

@@ -31,6 +31,10 @@ class Game(models.Model):
     # Denormalised for lists: the seats the game waits on (empty unless playing).
     waiting_on = models.JSONField(default=list)
     result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
+    # "Play again": the next game of the same table (same settings, same bots).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         constraints = [
@@ -42,6 +46,11 @@ class Game(models.Model):
 
     def __str__(self):
         return f"Game {self.pk} ({self.status})"
+
+
+# A bot is named by its level; two of a level at one table get letters (never numbers,
+# which read like seats): "Basic bot A", "Basic bot B" (games.selectors.seat_names).
+BOT_NAMES = {"random": "Random bot", "basic": "Basic bot", "strong": "Strong bot"}
 
 
 class Seat(models.Model):
@@ -84,7 +93,7 @@ class Seat(models.Model):
         if self.name:
             return self.name
         if self.bot_level:
-            return f"{self.bot_level.capitalize()} bot {self.index + 1}"
+            return BOT_NAMES[self.bot_level]
         return "open seat"
 
 

@@ -13,6 +13,7 @@ from django.db.models import Q
 from .engine import State, export_record, state_from_deal, view
 from .events import view_parts
 from .models import Game, Move, Seat
+from .narration import lines_for, move_events
 from .standing import standing_order
 
 _CACHE_SIZE = 256
@@ -80,8 +81,57 @@ def game_state(game: Game) -> State | None:
     return state
 
 
+def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
+    """The facts of every move of the log (games.narration), as (seq after the move,
+    events) pairs; `upto`: only the first `upto` moves."""
+
+    if game.deal is None:
+        return []
+    state = initial_state(game.deal)
+    moves = Move.objects.filter(game=game, seq__lt=game.seq if upto is None else upto)
+    return [(i + 1, move_events(state, payload))
+            for i, payload in enumerate(moves.order_by("seq").values_list("payload", flat=True))]
+
+
+def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
+    """The facts of the game's latest move, from the cached state before it."""
+
+    if game.deal is None or game.seq == 0:
+        return []
+    before = _cache_get(game.pk, game.seq - 1)
+    if before is None:
+        before = initial_state(game.deal)
+        for payload in Move.objects.filter(game=game, seq__lt=game.seq - 1).order_by(
+                "seq").values_list("payload", flat=True):
+            before.apply(payload)
+        state_cache_put(game.pk, game.seq - 1, before)
+    move = Move.objects.filter(game=game, seq=game.seq - 1).values_list(
+        "payload", flat=True).first()
+    if move is None:
+        return []
+    return [(game.seq, move_events(before.clone(), move))]
+
+
+def game_log(game: Game, user) -> list[dict]:
+    """Every move in words for this user (hidden information stays hidden)."""
+
+    seats = game_seats(game)
+    return lines_for(game_events(game), seat_names(seats), seat_of(seats, user))
+
+
 def game_seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
+
+
+def seat_names(seats: list[Seat]) -> list[str]:
+    """Display names in seat order; bots of one level told apart by letters."""
+    names = [s.display_name for s in seats]
+    for name in set(names):
+        same = [i for i, s in enumerate(seats) if s.bot_level and names[i] == name]
+        if len(same) > 1:
+            for letter, i in zip("ABCDE", same):
+                names[i] = f"{name} {letter}"
+    return names
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -93,9 +143,9 @@ def seat_of(seats: list[Seat], user) -> int | None:
     return None
 
 
-def _player(seat: Seat | None, state: State | None, index: int) -> dict:
+def _player(seat: Seat | None, state: State | None, index: int, name: str) -> dict:
     return {
-        "name": seat.display_name if seat else "open seat",
+        "name": name,
         "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
         "bot_level": seat.bot_level if seat else None,
         "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
@@ -133,26 +183,31 @@ def game_view_for(game: Game, user) -> dict:
     seats = game_seats(game)
     you = seat_of(seats, user)
     viewer_id = user.pk if user is not None and user.is_authenticated else None
+    last = _last_move_events(game)
     return view_build(game, seats, game_state(game), you, view_parts(game),
-                      viewer_id=viewer_id)
+                      viewer_id=viewer_id, last_events=last[0][1] if last else None)
 
 
 def view_build(game: Game, seats: list[Seat], state: State | None, you: int | None,
-               clocks: dict, *, viewer_id: int | None = None) -> dict:
+               clocks: dict, *, viewer_id: int | None = None,
+               last_events: list | None = None) -> dict:
     """game_view_for from parts already in memory (no query): the seats with their users,
-    the state after `game.seq` moves, and the clock_view."""
+    the state after `game.seq` moves, the clock_view, and the facts of the latest move
+    (games.narration.move_events), said in words for this reader."""
     result = view(state, you) if state is not None else {
         **_EMPTY_VIEW, "hand": [] if you is not None else None,
     }
     if result.get("hand") is None:
         result.pop("hand", None)
     by_index = {s.index: s for s in seats}
+    names = dict(zip((s.index for s in seats), seat_names(seats)))
     result.update(
         id=game.pk,
         seq=game.seq,
         status=game.status,
         you=you,
-        players=[_player(by_index.get(i), state, i) for i in range(game.players)],
+        players=[_player(by_index.get(i), state, i, names.get(i, "open seat"))
+                 for i in range(game.players)],
         seats=game.players,
         rated=game.rated,
         private=game.private,
@@ -162,6 +217,9 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         final_ranking=game_final_ranking(game, seats),
     )
     result.update(clocks)  # e.g. the clocks, from the apps above (events.view_parts)
+    # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
+    result["log"] = lines_for([(game.seq, last_events)], seat_names(seats), you) \
+        if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
@@ -185,7 +243,7 @@ def game_summary(game: Game, user=None) -> dict:
         "status": game.status,
         "seq": game.seq,
         "seats": game.players,
-        "players": [s.display_name for s in seats],
+        "players": seat_names(seats),
         "bots": [s.bot_level for s in seats if s.bot_level],
         "rated": game.rated,
         "private": game.private,
@@ -199,6 +257,14 @@ def game_summary(game: Game, user=None) -> dict:
 def game_list_open(*, limit: int = 50) -> list[Game]:
     return list(
         Game.objects.filter(status=Game.WAITING, private=False).order_by("-created")[:limit]
+    )
+
+
+def game_list_live(*, limit: int = 20) -> list[Game]:
+    """Public games being played now, the most recently started first (watchable by all)."""
+    return list(
+        Game.objects.filter(status=Game.PLAYING, private=False, imported=False)
+        .order_by("-started")[:limit]
     )
 
 
@@ -223,7 +289,7 @@ def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
 
 def game_record(game: Game) -> dict:
     """The blaze-record/1 of the game (all cards shown: for finished games only)."""
-    names = [s.display_name for s in game_seats(game)]
+    names = seat_names(game_seats(game))
     meta = {
         "site": "Blaze online",
         "game": game.pk,
@@ -241,7 +307,7 @@ def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
     seq numbers (move k leads from view k to view k+1). Only the page is held in memory."""
     state = initial_state(game.deal)
     end = min(start + limit, game.seq + 1)  # plies 0..seq exist
-    frames, moves = [], []
+    frames, moves, events = [], [], []
 
     def frame() -> dict:
         return {**view(state, None), "hands": [sorted(h) for h in state.hands]}
@@ -251,17 +317,20 @@ def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
     payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
                 .values_list("seq", "payload"))
     for seq, move in payloads.iterator(chunk_size=500):
-        state.apply(move)
+        page_events = move_events(state, move)  # applies the move, telling what it did
         if seq >= start:
             moves.append(move)
+            events.append((seq + 1, page_events))
         if start <= seq + 1 < end:
             frames.append(frame())
+    names = seat_names(game_seats(game))
     return {
         "id": game.pk,
-        "players": [s.display_name for s in game_seats(game)],
+        "players": names,
         "total_moves": game.seq,
         "start": start,
         "next": end if end <= game.seq else None,
         "moves": moves,
         "views": frames,
+        "log": lines_for(events, names, None),
     }

@@ -16,6 +16,7 @@ from . import broadcast, engine, events
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
+from .narration import move_events
 from .refusals import Refused
 from .selectors import game_seats, game_state, initial_state, state_cache_put_on_commit
 from .visibility import invite_matches
@@ -209,6 +210,8 @@ def game_create(
     # Bots may sit at rated tables: they have ratings too (ratings/), so people can
     # measure themselves against them.
     bots = _clean_bots(bots, players)
+    if rated and creator.is_guest:
+        raise BadRequest(_("guests play unrated games: sign up to play rated ones"))
     with transaction.atomic():
         if quotas:
             _quotas_check(creator, new_table=1 + len(bots) < players, bots=bots)
@@ -234,9 +237,67 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             return game  # joining twice changes nothing
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
+        if game.rated and user.is_guest:
+            raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
         if game.private and not invite_matches(game, invite_code or ""):
             raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
+    return game
+
+
+def game_seat_with_people(*, user, players: int) -> Game:
+    """A seat at the oldest open public table of this size (one the user already sits at
+    counts), or a new table of that size waiting for people."""
+    if type(players) is not int or not 3 <= players <= 5:
+        raise BadRequest("players must be 3, 4 or 5")
+    mine = Game.objects.filter(
+        status=Game.WAITING, players=players, private=False, seats__user=user).first()
+    if mine is not None:
+        return mine
+    with transaction.atomic():
+        candidates = Game.objects.select_for_update(skip_locked=True).filter(
+            status=Game.WAITING, players=players, private=False, imported=False,
+        )
+        if user.is_guest:
+            candidates = candidates.filter(rated=False)
+        game = candidates.order_by("created").first()
+        if game is not None:
+            _seat_next(game, user=user)
+            return game
+    return game_create(creator=user, players=players)
+
+
+def game_again(*, game_id: int, user) -> Game:
+    """"Play again": the table's next game with the same settings and the same bots, which
+    start at once; the other people of the table are invited (their seats wait for them).
+    The first player to ask creates it; the others join it."""
+    with transaction.atomic():
+        old = _locked_game(game_id)
+        if not old.seats.filter(user=user).exists():
+            raise NotAPlayer()
+        if old.status not in (Game.FINISHED, Game.ABORTED) or old.imported:
+            raise Forbidden(_("you can play again once this game is over"))
+        rematch = Game.objects.filter(rematch_of=old).first()
+        if rematch is not None:
+            if rematch.status == Game.WAITING and not rematch.seats.filter(user=user).exists():
+                rematch = _locked_game(rematch.pk)
+                _seat_next(rematch, user=user)
+            return rematch
+        bots = list(old.seats.filter(bot_level__isnull=False, user__isnull=True)
+                    .values_list("bot_level", flat=True))
+        rated = old.rated and not user.is_guest
+        game = Game.objects.create(
+            players=old.players, time_control=old.time_control, rated=rated,
+            private=old.private, invite_code=old.invite_code, created_by=user, rematch_of=old,
+        )
+        Seat.objects.create(game=game, index=0, user=user)
+        for i, level in enumerate(bots, start=1):
+            Seat.objects.create(game=game, index=i, bot_level=level)
+        if 1 + len(bots) == game.players:
+            _start(game)
+        transaction.on_commit(lambda: _after_change(game.pk, game.seq))
+        # the old table's page learns of the new game (its "Join the next game" link)
+        transaction.on_commit(lambda: _after_change(old.pk, old.seq, queue_bots=False))
     return game
 
 
@@ -363,12 +424,14 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
-        state = game_state(game).clone()
+        before = game_state(game)  # shared: never mutated
+        state = before.clone()
         full = {**move, "seat": seat.index}
         try:
             state.apply(full)
         except engine.IllegalMove as e:
             raise IllegalMove(say(e.sentence)) from None
+        said = move_events(before.clone(), full)  # the move in facts, for the game log
         Move.objects.create(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
@@ -387,11 +450,14 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
             events.game_ended.send(game=game, reason=events.FINISHED)
         # Every seat's view, built once (the clocks just written, the rest from memory);
         # sent only once the move is committed.
-        views = broadcast.views_build(game, seats, state, events.view_parts(game))
+        views = broadcast.views_build(game, seats, state, events.view_parts(game),
+                                      last_events=said)
         state_cache_put_on_commit(game.pk, game.seq, state)
         bot_seats = {s.index for s in seats if s.bot_level}
+        # robust: the move stands; a failing broadcast or queue is logged, and clients
+        # resync (a view on reconnect, or "fetch the game again" on a 409)
         transaction.on_commit(
-            lambda: _after_move(game, views, bot_seats if queue_bots else set()))
+            lambda: _after_move(game, views, bot_seats if queue_bots else set()), robust=True)
     return game, views
 
 

@@ -5,31 +5,116 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.services import GuestLimit, guest_create
 from blaze_site.errors import too_many_page
 from blaze_site.ratelimits import rate_limit_check
 
 from . import services
 from .models import Game, Seat
-from .selectors import game_list_for_user, game_list_open, game_summary, game_view_for
+from .selectors import (
+    game_list_for_user,
+    game_list_live,
+    game_list_open,
+    game_log,
+    game_summary,
+    game_view_for,
+)
+from .selectors import game_replay as game_replay_frames
 from .time_controls import preset
 from .visibility import can_watch, invite_given, invite_remember
+
+
+def home(request):
+    user = request.user if request.user.is_authenticated else None
+    return render(request, "pages/home.html", {
+        "live_games": [game_summary(g, user) for g in game_list_live(limit=10)],
+    })
+
+
+def rules(request):
+    return render(request, "pages/rules.html")
 
 
 def lobby(request):
     user = request.user if request.user.is_authenticated else None
     context = {
         "open_games": [game_summary(g, user) for g in game_list_open()],
+        "live_games": [game_summary(g, user) for g in game_list_live()],
         "bot_levels": Seat.BOT_LEVELS,
         "seat_range": range(1, 5),
     }
     return render(request, "games/lobby.html", context)
+
+
+def _player(request):
+    """The signed-in user, or a new guest signed in now (a real, temporary account)."""
+    if request.user.is_authenticated:
+        return request.user
+    guest = guest_create(ip=request.META.get("REMOTE_ADDR", ""))
+    login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    return guest
+
+
+def _too_many_guests(e: GuestLimit) -> HttpResponse:
+    response = HttpResponse(
+        _("Too many guest games were started from your address: sign up, or try again "
+          "later."), status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(e.retry_after)
+    return response
+
+
+def _players_field(request, default: int = 4) -> int:
+    try:
+        return int(request.POST.get("players", default))
+    except ValueError:
+        return 0
+
+
+@require_POST
+def play_bots(request):
+    """Home page's "Play against bots": a live table with bots of one level, started at
+    once; a visitor without an account plays as a guest."""
+    level = request.POST.get("level", "basic")
+    players = _players_field(request)
+    if level not in Seat.BOT_LEVELS or players not in (3, 4, 5):
+        messages.error(request, _("Choose 3, 4 or 5 players and a bot level."))
+        return redirect("home")
+    try:
+        user = _player(request)
+    except GuestLimit as e:
+        return _too_many_guests(e)
+    game = services.game_create(
+        creator=user, players=players, bots=[level] * (players - 1),
+        time_control={"kind": "live", "minutes": 10},
+    )
+    return redirect("game_table", game_id=game.pk)
+
+
+@require_POST
+def play_people(request):
+    """The lobby's "Play with people": a seat at an open table of that size, or a new one."""
+    players = _players_field(request)
+    if players not in (3, 4, 5):
+        messages.error(request, _("Choose 3, 4 or 5 players."))
+        return redirect("play")
+    try:
+        user = _player(request)
+    except GuestLimit as e:
+        return _too_many_guests(e)
+    try:
+        game = services.game_seat_with_people(user=user, players=players)
+    except services.GameError as e:
+        messages.error(request, e.message)
+        return redirect("play")
+    return redirect("game_table", game_id=game.pk)
 
 
 @login_required
@@ -64,19 +149,23 @@ def my_games(request):
     return render(request, "games/my_games.html", {"games": games})
 
 
-@login_required
 def game_table(request, game_id: int):
+    """The table: players play here; anyone may watch a public game (no account needed)."""
     game = _watchable(request, game_id)
-    view = game_view_for(game, request.user)
+    user = request.user if request.user.is_authenticated else None
     invite = request.GET.get("invite", "")
+    view = game_view_for(game, user)
     invite_url = None
     if view.get("invite_code"):
         invite_url = request.build_absolute_uri(f"?invite={view['invite_code']}")
+    rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
     return render(request, "games/table.html", {
         "game": game, "view": view, "invite": invite, "invite_url": invite_url,
         "bot_levels": Seat.BOT_LEVELS,
-        "can_join": game.status == Game.WAITING and view["you"] is None,
-        "is_host": game.created_by_id == request.user.pk,
+        "can_join": game.status == Game.WAITING and view["you"] is None and user is not None,
+        "is_host": user is not None and game.created_by_id == user.pk,
+        "log": {"seq": game.seq, "lines": game_log(game, user)},
+        "rematch": rematch,
     })
 
 
@@ -126,12 +215,49 @@ def game_add_bot(request, game_id: int):
         quotas=True))
 
 
-@login_required
 def game_replay(request, game_id: int):
+    """A finished game move by move; public games' replays can be shared (no account)."""
     game = _watchable(request, game_id)
     if game.status != Game.FINISHED:
         raise Http404("the replay is available once the game is finished")
     return render(request, "games/replay.html", {"game": game})
+
+
+def game_replay_data(request, game_id: int):
+    """The replay page's data, a page at a time (as GET /api/v1/games/{id}/replay), for
+    anyone who may watch: shared replays of public games need no account."""
+    from django.conf import settings
+
+    game = _watchable(request, game_id)
+    if game.status != Game.FINISHED:
+        raise Http404("the replay is available once the game is finished")
+    try:
+        start = max(0, int(request.GET.get("start", "0")))
+    except ValueError:
+        start = 0
+    return JsonResponse(game_replay_frames(
+        game, start=start, limit=settings.BLAZE_REPLAY_PAGE_SIZE))
+
+
+def game_log_data(request, game_id: int):
+    """The table's log in words for this reader (as GET /api/v1/games/{id}/log)."""
+    game = _watchable(request, game_id)
+    user = request.user if request.user.is_authenticated else None
+    return JsonResponse({"seq": game.seq, "lines": game_log(game, user)})
+
+
+@login_required
+@require_POST
+def game_again(request, game_id: int):
+    """"Play again": the same table's next game (bots start at once, people invited)."""
+    try:
+        game = services.game_again(game_id=game_id, user=request.user)
+    except services.GameNotFound:
+        raise Http404("no such game") from None
+    except services.GameError as e:
+        messages.error(request, e.message)
+        return redirect("game_table", game_id=game_id)
+    return redirect("game_table", game_id=game.pk)
 
 
 @login_required

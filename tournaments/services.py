@@ -99,6 +99,9 @@ def _locked(tournament_id: int) -> Tournament:
 
 def tournament_register(*, tournament_id: int, user, now: datetime | None = None) -> Registration:
     now = now or timezone.now()
+    if user.is_guest:
+        raise TournamentError(_("Guests cannot play in tournaments: sign up to keep your games "
+                                "and register."))
     with transaction.atomic():
         t = _locked(tournament_id)
         if t.status != Tournament.REGISTERING:

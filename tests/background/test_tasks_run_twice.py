@@ -11,6 +11,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from accounts.models import User
 from blaze_site.celery import app as celery_app
 from correspondence.models import Notification, SeatClock
 from games import services
@@ -27,7 +28,7 @@ from tournaments.models import Tournament, TournamentRound
 pytestmark = pytest.mark.django_db
 CORR = {"kind": "correspondence", "days": 1}
 LIVE = {"kind": "live", "minutes": 5}
-OUR_APPS = ("games.", "correspondence.", "ratings.", "tournaments.")
+OUR_APPS = ("games.", "correspondence.", "ratings.", "tournaments.", "accounts.")
 
 
 @pytest.fixture(autouse=True)
@@ -53,6 +54,7 @@ def effects() -> dict:
         "changes": RatingChange.objects.count(),
         "rounds": TournamentRound.objects.count(),
         "clocks": sorted(SeatClock.objects.values_list("game_id", "seat", "timeouts")),
+        "guests": sorted(User.objects.filter(is_guest=True).values_list("username", flat=True)),
     }
 
 
@@ -182,10 +184,16 @@ def case_tournament_advance(ann):
     return "tournaments.tasks.tournament_advance", cup.pk
 
 
+def case_guests_remove(ann):
+    User.objects.create(username="guest-idle", is_guest=True,
+                        date_joined=timezone.now() - timedelta(days=3))
+    return ("accounts.tasks.guests_remove",)
+
+
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance,
+    case_tournament_advance, case_guests_remove,
 )}
 
 

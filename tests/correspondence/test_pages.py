@@ -74,7 +74,7 @@ def test_table_page_has_the_viewers_time_zone_and_the_api_view_carries_clocks(
     client.force_login(ann)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'data-timezone="Europe/Berlin"' in page
-    assert "js/table.js" in page
+    assert "js/table/table.js" in page
     clocks = api_get(client, f"/api/v1/games/{game.pk}").json()["clocks"]
     assert [c["seat"] for c in clocks] == [0, 1, 2]
     running = [c for c in clocks if c["running"]]

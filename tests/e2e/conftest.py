@@ -44,8 +44,11 @@ def page(browser):
     context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
     page = context.new_page()
     page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     yield page
     context.close()
+    assert not errors, f"the page's scripts failed: {errors}"
 
 
 def _database_url(settings_dict) -> str | None:

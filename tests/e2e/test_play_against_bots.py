@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.play import play_one_move
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "fiery-bird-42-feathers"
@@ -28,9 +30,9 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
     _shoot(page, shots, "lobby")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/games/\d+/$"))
-    page.wait_for_function("document.querySelector('#table').dataset.seq !== undefined")
+    page.wait_for_function("() => document.querySelector('#table').dataset.seq !== undefined")
     # Every seat shows its clock (10 minutes, live); the running ones count down.
-    page.wait_for_function("document.querySelectorAll('.player__clock').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('.player__clock').length === 3")
     clocks = page.locator(".player__clock").all_text_contents()
     assert any(re.fullmatch(r"\d+:\d\d left", c) for c in clocks), clocks
 
@@ -39,7 +41,7 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
         assert moves < MAX_OUR_MOVES, f"no final ranking after {moves} moves of ours; " \
             f"status: {page.locator('#status').text_content()}"
         page.wait_for_function(
-            "!document.querySelector('#ranking').hidden"
+            "() => !document.querySelector('#ranking').hidden"
             " || document.querySelectorAll('#actions [data-action]').length > 0",
             timeout=30_000)
         if page.locator("#ranking").is_visible():
@@ -49,11 +51,11 @@ def test_person_plays_a_whole_game_against_two_bots(page, live_asgi):
             _shoot(page, shots, "table-challenge")
             mid_challenge_shot = True
         seq = int(page.locator("#table").get_attribute("data-seq"))
-        action = _play_one_move(page)
+        action, _clicks = play_one_move(page)
         moves += 1
         assert moves < MAX_MOVES, f"the game went on for {moves} moves of ours"
         page.wait_for_function(
-            "!document.querySelector('#table').hasAttribute('aria-busy') && ("
+            "() => !document.querySelector('#table').hasAttribute('aria-busy') && ("
             f"Number(document.querySelector('#table').dataset.seq) > {seq}"
             " || !document.querySelector('#error').hidden)", timeout=30_000)
         error = page.locator("#error")
@@ -94,52 +96,3 @@ def _sign_up_and_verify(page, base, mail_dir, name):
     page.locator("main input[name=password]").fill(PASSWORD)
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(base + "/")
-
-
-def _rank(card: str) -> int:
-    return 10 if card[1] == "F" else int(card[1])
-
-
-def _play_one_move(page):
-    """Play sensibly: bet, reject everything when possible, open with the lowest card, else
-    say done or pass."""
-    actions = page.locator("#actions")
-    if actions.locator("[data-action=bet]").count():
-        actions.locator("[data-action=bet]").first.click()
-        return "bet"
-    if actions.locator("[data-action=reject]").count():
-        choices: dict[int, list[str]] = {}
-        for b in actions.locator("[data-reject-index]").all():
-            choices.setdefault(int(b.get_attribute("data-reject-index")), []).append(
-                b.get_attribute("data-card"))
-        assignment = _distinct(sorted(choices.items()), set())
-        if assignment is not None:
-            for index, card in assignment.items():
-                actions.locator(f"[data-reject-index='{index}'][data-card='{card}']").first.click()
-            actions.locator("[data-action=reject]").click()
-            return "reject"
-    if actions.locator("[data-action=challenge]").count():
-        enabled = [b.get_attribute("data-card")
-                   for b in page.locator("#hand button[data-card]:enabled").all()]
-        lowest = min(enabled, key=_rank)
-        page.locator(f"#hand button[data-card='{lowest}']:enabled").first.click()
-        actions.locator("[data-action=challenge]").click()
-        return "challenge"
-    for action in ("done", "pass"):
-        if actions.locator(f"[data-action={action}]").count():
-            actions.locator(f"[data-action={action}]").click()
-            return action
-    pytest.fail(f"no move to make: {actions.inner_html()}")
-
-
-def _distinct(rows, used):
-    """A card for every challenge index, no card twice (the cheapest cards first)."""
-    if not rows:
-        return {}
-    (index, cards), rest = rows[0], rows[1:]
-    for card in sorted(cards, key=_rank):
-        if card not in used:
-            others = _distinct(rest, used | {card})
-            if others is not None:
-                return {index: card, **others}
-    return None

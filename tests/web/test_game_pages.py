@@ -69,7 +69,7 @@ def test_the_table_page_shows_only_what_the_seat_may_see(client, ann, bob, cat):
 def test_the_table_page_has_the_hooks_the_script_needs(ann_client, ann):
     game = services.game_create(creator=ann, players=3)
     page = ann_client.get(f"/games/{game.pk}/").content.decode()
-    for hook in ('id="prompt"', 'id="status"', 'id="hand"', 'id="ranking"', "js/table.js",
+    for hook in ('id="prompt"', 'id="status"', 'id="hand"', 'id="ranking"', "js/table/table.js",
                  'data-csrf="', "Add a bot"):
         assert hook in page, hook
 
@@ -132,7 +132,7 @@ def test_the_api_imports_a_record_too(client, ann):
     assert response.json()["status"] == "finished" and response.json()["seq"] == 30
 
 
-def test_bots_are_named_by_level_and_seat_not_open_seat(ann_client, ann):
+def test_bots_are_named_by_level_never_by_a_number(ann_client, ann):
     ann_client.post(reverse("game_create"), {
         "players": "3", "bots": ["basic", "strong"], "time_control": "live",
     })
@@ -141,6 +141,16 @@ def test_bots_are_named_by_level_and_seat_not_open_seat(ann_client, ann):
     names = [p["name"] for p in view["players"]]  # seats are drawn at random at the start
     expected = {view["you"]: "ann"}
     for seat in game.seats.exclude(bot_level=None):
-        expected[seat.index] = f"{seat.bot_level.capitalize()} bot {seat.index + 1}"
+        expected[seat.index] = f"{seat.bot_level.capitalize()} bot"
     assert names == [expected[i] for i in range(3)]
     assert sorted(n.split()[0] for n in names) == ["Basic", "Strong", "ann"]
+
+
+def test_two_bots_of_one_level_are_told_apart_by_letters(ann_client, ann):
+    ann_client.post(reverse("game_create"), {
+        "players": "4", "bots": ["basic", "basic", "strong"], "time_control": "live",
+    })
+    game = Game.objects.get()
+    names = [p["name"] for p in api_get(ann_client, f"/api/v1/games/{game.pk}").json()["players"]]
+    assert sorted(names) == ["Basic bot A", "Basic bot B", "Strong bot", "ann"]
+    assert not any(ch.isdigit() for ch in "".join(names))

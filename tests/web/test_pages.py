@@ -4,12 +4,13 @@ from django.urls import reverse
 pytestmark = pytest.mark.django_db
 
 
-def test_home_page_explains_blaze_and_offers_play_now(client):
+def test_home_page_explains_blaze_and_offers_a_game_against_bots(client):
     page = client.get("/").content.decode()
     assert "3 to 5 players" in page
-    assert 'href="/play/"' in page and "Play now" in page
+    assert 'action="/play/bots/"' in page and "Play against bots" in page
+    assert 'href="/play/"' in page and 'href="/rules/"' in page
     assert 'class="skip-link"' in page
-    assert "card card--F" in page
+    assert "card--F" in page and "firebird.svg" in page  # the Firebird card, drawn
 
 
 def test_nav_offers_signup_to_visitors_and_profile_to_players(client, ann):

@@ -42,15 +42,15 @@ def test_the_replay_page_lays_players_out_like_the_table(ann_client):
                     {"text": json.dumps(export_record(state, ["a", "b", "c"]))})
     game = Game.objects.get()
     page = ann_client.get(reverse("game_replay", args=[game.pk])).content.decode()
-    assert '<ul id="players" class="players">' in page
+    # one board template (games/_board.html) for the table and the replay
+    assert '<div class="felt" id="felt">' in page and '<ul id="players" class="players"' in page
     assert 'id="ranking-title"' in page
 
 
 def test_the_replay_viewer_describes_the_last_move_in_words_not_json():
-    script = (ROOT / "static/js/table.js").read_text()
-    replay = script[script.index("async function replayPage"):]
-    assert "JSON.stringify" not in replay
-    assert "describeMove(" in replay
+    script = (ROOT / "static/js/table/replay.js").read_text()
+    assert "JSON.stringify" not in script
+    assert "data.log" in script  # the server's words (games/narration.py)
 
 
 @pytest.mark.parametrize("kind", ["number", "date", "datetime-local"])

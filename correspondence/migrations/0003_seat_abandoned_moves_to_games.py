@@ -22,7 +22,7 @@ def copy_back(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("correspondence", "0001_initial"),
+        ("correspondence", "0002_notification_kinds_without_tournament"),
         ("games", "0002_seat_abandoned"),
     ]
 
