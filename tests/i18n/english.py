@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 # Words that stay as they are in every language: names, codes, units.
 KEPT = {"blaze", "api", "utc", "bot", "bots", "ann", "bob", "cat", "dan", "eve", "yuki",
-        "ok", "id", "seq", "rating", "email"}
+        "ok", "id", "seq", "rating", "email", "enter"}  # "enter": a key's name
 # Words no Spanish (or Japanese) sentence uses; two of them together mean English was left.
 ENGLISH = {"the", "your", "you", "and", "is", "are", "of", "with", "this", "that", "to",
            "in", "on", "for", "game", "games", "play", "player", "players", "turn", "sign",
@@ -67,8 +67,11 @@ def english_left(html: str, lang: str, also_kept: set[str] = frozenset()) -> lis
     for chunk in visible_text(html):
         if chunk in NAMES:
             continue
+        chunk = re.sub(r"blaze-record/\d", "", chunk)  # the record format's name
         words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z']*", chunk)]
-        words = [w for w in words if w not in kept and not re.fullmatch(r"[ryb][1-9f]", w)]
+        # card codes (R5) and the Firebird's rank drawn on a card (F) are not words
+        # (and single letters: keys to press, "P" to pass)
+        words = [w for w in words if w not in kept and not re.fullmatch(r"[ryb]?[1-9f]|[a-z]", w)]
         if lang == "ja":
             english = bool(words)  # Japanese pages have no Latin words beyond names, codes
         else:  # two English-only words, or a label that is one of them ("Games", "Join")

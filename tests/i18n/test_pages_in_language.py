@@ -67,11 +67,12 @@ def world(db, ann, bob, cat, lang):
 
 def _pages(world):
     return [
-        reverse("my_games"), reverse("tournaments"),
+        "/", reverse("play"), reverse("rules"), reverse("my_games"), reverse("tournaments"),
         reverse("tournament_new"), reverse("tournament_detail", args=[world["tournament"].pk]),
         reverse("leaderboard"), reverse("profile", args=["ann"]),
         reverse("account_settings"), reverse("account_tokens"), reverse("vacation"),
-        reverse("notifications"),
+        reverse("notifications"), f"/games/{world['playing'].pk}/",
+        f"/games/{world['done'].pk}/replay/",
     ]
 
 
@@ -82,7 +83,8 @@ def test_a_players_pages_are_all_in_the_language_asked_for(client, ann, world, l
 
 
 def test_a_visitors_pages_are_all_in_the_language_asked_for(client, world, lang):
-    for url in [reverse("tournaments"), reverse("leaderboard"),
+    for url in ["/", reverse("play"), reverse("rules"), reverse("tournaments"),
+                reverse("leaderboard"),
                 reverse("account_login"), reverse("account_signup"),
                 reverse("account_reset_password")]:
         _check(client.get(url, HTTP_ACCEPT_LANGUAGE=lang), lang, also_kept={"Copa"})
