@@ -6,10 +6,15 @@ The rates are ``settings.BLAZE_RATE_LIMITS``. A refusal is ``RateLimited``: the 
 it with JSON, pages with a readable 429 page (blaze_site/errors.py), both with Retry-After.
 """
 
+import logging
+
 from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_ratelimit.core import get_usage
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 
 class RateLimited(Exception):
@@ -27,7 +32,6 @@ _MESSAGES = {
     "game_create": gettext_lazy("You have created too many tables lately."),
     "record_import": gettext_lazy("You have imported too many records today."),
     "move": gettext_lazy("Too many moves in a short time."),
-    "guest": gettext_lazy("Too many guest players were created from your address lately."),
 }
 
 
@@ -47,8 +51,14 @@ def _key(group: str, request) -> str:
 
 def rate_limit_check(request, name: str) -> None:
     """Count one request of kind `name`; raise RateLimited when over the rate."""
-    usage = get_usage(request, group=f"blaze.{name}", key=_key,
-                      rate=settings.BLAZE_RATE_LIMITS[name], increment=True)
+    try:
+        usage = get_usage(request, group=f"blaze.{name}", key=_key,
+                          rate=settings.BLAZE_RATE_LIMITS[name], increment=True)
+    except (OSError, RedisError):
+        # The shared cache is down (a Redis restart): a move must not fail for want of a
+        # counter, so the limit is open until it is back.
+        log.warning("rate limit %s not counted: the cache is unreachable", name)
+        return
     if usage is not None and usage["should_limit"]:
         wait = usage["time_left"]
         raise RateLimited(

@@ -354,7 +354,6 @@ BLAZE_RATE_LIMITS = {
     "record_import": env.str("BLAZE_RATE_RECORD_IMPORT", default="50/d"),
     # Generous: one move per turn, even from a fast program playing many games, fits.
     "move": env.str("BLAZE_RATE_MOVE", default="20/s"),
-    "guest": env.str("BLAZE_RATE_GUEST", default="20/h"),
 }
 for _name, _rate in BLAZE_RATE_LIMITS.items():
     if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.services import GuestLimit, guest_create
 from blaze_site.errors import too_many_page
-from blaze_site.ratelimits import rate_limit_check
+from blaze_site.ratelimits import client_ip, rate_limit_check
 
 from . import services
 from .models import Game, Seat
@@ -58,7 +58,8 @@ def _player(request):
     """The signed-in user, or a new guest signed in now (a real, temporary account)."""
     if request.user.is_authenticated:
         return request.user
-    guest = guest_create(ip=request.META.get("REMOTE_ADDR", ""))
+    # the client's address as the login limits read it (trusted-proxy settings apply)
+    guest = guest_create(ip=client_ip(request))
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
     return guest
 

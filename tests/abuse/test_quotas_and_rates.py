@@ -130,3 +130,18 @@ def test_players_making_one_move_a_turn_at_full_speed_never_hit_the_move_limit(
         assert response.status_code == 200, response.json()
         game.refresh_from_db()
     assert game.status == Game.FINISHED
+
+
+
+def test_a_move_is_not_refused_when_the_shared_cache_is_down(settings, rf, ann):
+    # A Redis restart must not turn every move into a 500: the limit opens until it is back.
+    from blaze_site.ratelimits import rate_limit_check
+
+    settings.CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+    }}
+    request = rf.post("/api/v1/games/1/moves")
+    request.user = request.auth = ann
+    for _ in range(3):
+        assert rate_limit_check(request, "move") is None
