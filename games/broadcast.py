@@ -46,15 +46,14 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
     views = GameViews(game.pk, game.seq)
     for seat in seats:
         if seat.user_id is not None:
-            # whatever words a view carries (the log) are said in its reader's language,
-            # not the language of whoever made the move
+            # whatever words a view carries are said in its reader's language, not the
+            # language of whoever made the move
             with in_language_of(seat.user):
                 views.by_user[seat.user_id] = view_build(
                     game, seats, state, seat.index, clocks, viewer_id=seat.user_id,
                     last_events=last_events)
     with translation.override(settings.LANGUAGE_CODE):
-        views.spectator = view_build(game, seats, state, None, clocks,
-                                     last_events=last_events)
+        views.spectator = view_build(game, seats, state, None, clocks, last_events=last_events)
     return views
 
 
