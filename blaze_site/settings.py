@@ -352,8 +352,9 @@ BLAZE_MAX_STRONG_BOT_SEATS = env.int("BLAZE_MAX_STRONG_BOT_SEATS", default=4)
 BLAZE_RATE_LIMITS = {
     "game_create": env.str("BLAZE_RATE_GAME_CREATE", default="30/h"),
     "record_import": env.str("BLAZE_RATE_RECORD_IMPORT", default="50/d"),
-    # Generous: one move per turn, even from a fast program playing many games, fits.
-    "move": env.str("BLAZE_RATE_MOVE", default="20/s"),
+    # Counted over a minute, not a second: one seat may make many moves in a row (rejecting
+    # card by card), which a fast program posts in a burst; a flood averages 10 a second.
+    "move": env.str("BLAZE_RATE_MOVE", default="600/m"),
 }
 for _name, _rate in BLAZE_RATE_LIMITS.items():
     if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):

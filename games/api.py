@@ -304,8 +304,8 @@ def move_play(request: HttpRequest, game_id: int, data: MoveIn):
 
 @router.get("/{int:game_id}/log", response={200: LogOut, 404: ErrorOut},
             summary="Every move so far in words, as the requesting user may see them")
-def game_log_get(request: HttpRequest, game_id: int):
-    game = _game(game_id)
+def game_log_get(request: HttpRequest, game_id: int, invite: str = ""):
+    game = _game(request, game_id, invite)
     return {"seq": game.seq, "lines": game_log(game, request.auth)}
 
 
