@@ -9,6 +9,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_visitor_signs_up_from_the_home_page(live_server, page):
     page.goto(live_server.url + "/")
     assert page.get_by_role("button", name="Play against bots").is_visible()
+    page.get_by_role("button", name="Menu").click()  # a phone: the nav folds into a menu
     page.get_by_role("link", name="Sign up").click()
     page.get_by_label("Username").fill("fay")
     page.get_by_label("Email").fill("fay@example.com")
