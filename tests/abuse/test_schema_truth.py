@@ -13,10 +13,11 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.servers import wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
@@ -59,16 +60,8 @@ def live_site(tmp_path):
          "blaze_site.asgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    pytest.fail("daphne did not start:\n" + (tmp_path / "daphne.log").read_text())
-                time.sleep(0.2)
+        log.flush()
+        wait_for_port(server, port, tmp_path / "daphne.log")
         yield f"http://127.0.0.1:{port}", token
     finally:
         server.terminate()

@@ -3,11 +3,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from tests.servers import wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("BLAZE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -98,16 +99,8 @@ def live_asgi(transactional_db, tmp_path):
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    pytest.fail("daphne did not start:\n" + (tmp_path / "daphne.log").read_text())
-                time.sleep(0.2)
+        log.flush()
+        wait_for_port(server, port, tmp_path / "daphne.log")
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}", mail_dir=mail_dir,
                               log=tmp_path / "daphne.log")
     finally:

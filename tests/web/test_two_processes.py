@@ -6,7 +6,6 @@ import random
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from accounts.services import api_token_create
 from games import services
 from games.bots import choose_move
 from tests.conftest import make_user
+from tests.servers import wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 aiohttp = pytest.importorskip("aiohttp")
@@ -63,16 +63,7 @@ def two_processes(tmp_path):
     try:
         for proc, url, _ in procs:
             port = int(url.rsplit(":", 1)[1])
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        pytest.fail("daphne did not start: "
-                                    + (tmp_path / "daphne-a.log").read_text()[-2000:])
-                    time.sleep(0.2)
+            wait_for_port(proc, port, tmp_path / "daphne-a.log")
         yield procs
     finally:
         for proc, _, log in procs:

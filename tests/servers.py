@@ -1,0 +1,22 @@
+"""Helpers for tests that start real server processes (daphne)."""
+
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+
+def wait_for_port(proc: subprocess.Popen, port: int, log: Path, seconds: float = 60) -> None:
+    """Return once `port` accepts connections; fail with the process's log if it died or
+    never listened (a guard against a hang, not a bound on speed)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"daphne did not start on :{port}:\n" + log.read_text()[-4000:])
+            time.sleep(0.2)
