@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from . import token_cache
 from .models import ApiToken
 from .signals import token_revoked
 
@@ -38,26 +39,35 @@ def api_token_revoke(*, user, token_id: int) -> bool:
         pk=token_id, user=user, revoked_at__isnull=True
     ).update(revoked_at=timezone.now())
     if updated == 1:
+        token_cache.forget_all()
         transaction.on_commit(
             lambda: token_revoked.send(sender=ApiToken, token_id=token_id, user_id=user.pk))
     return updated == 1
 
 
 def api_token_find(secret: str) -> ApiToken | None:
-    """The active token with this secret (its user loaded), or None. One query; the
-    last_used write at most once a minute."""
+    """The active token with this secret (its user loaded), or None. One query, none
+    while the token is remembered (accounts.token_cache); the last_used write at most
+    once a minute."""
     if not secret.startswith(TOKEN_PREFIX):
         return None
+    key_hash = _hash(secret)
+    token = token_cache.get(key_hash)
+    now = timezone.now()
+    if token is not None and now - token.last_used <= LAST_USED_RESOLUTION:
+        return token
+    # not remembered, or due for its last_used write: read it anew
     token = (
         ApiToken.objects.select_related("user")
-        .filter(key_hash=_hash(secret), revoked_at__isnull=True, user__is_active=True)
+        .filter(key_hash=key_hash, revoked_at__isnull=True, user__is_active=True)
         .first()
     )
     if token is None:
         return None
-    now = timezone.now()
     if token.last_used is None or now - token.last_used > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+        token.last_used = now
+    token_cache.put(key_hash, token)
     return token
 
 

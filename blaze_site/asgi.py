@@ -7,13 +7,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
 # Set up Django before importing anything that touches models (consumers, auth).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from games.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
+
 from .body_limit import BodyLimitMiddleware  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
+from .sync_gate import SyncGate  # noqa: E402
 
 
 class ProgramsOrAllowedOrigins(OriginValidator):
@@ -36,9 +38,10 @@ def _allowed_origins() -> list[str]:
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimitMiddleware(django_asgi_app, settings.BLAZE_MAX_BODY_BYTES),
+        "http": BodyLimitMiddleware(SyncGate(django_asgi_app, settings.WEB_SYNC_THREADS),
+                                    settings.BLAZE_MAX_BODY_BYTES),
         "websocket": ProgramsOrAllowedOrigins(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_origins()
+            HandshakeAuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_origins()
         ),
     }
 )

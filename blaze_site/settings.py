@@ -227,6 +227,9 @@ CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name)
 CELERY_TASK_ROUTES = queues.task_routes(CELERY_TASK_DEFAULT_QUEUE)
 # Every task is idempotent, so a task is acknowledged once it has run, and a worker that
 # dies mid-task (SIGKILL, out of memory) leaves it to run again instead of losing it.
+# No result backend (the "disabled" one holds nothing): share it across threads, or
+# every request's new thread looks it up again through the package metadata.
+CELERY_RESULT_BACKEND_THREAD_SAFE = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # an idle worker takes the next task, not a busy one
@@ -284,6 +287,9 @@ if not 0 <= DIGEST_HOUR <= 23:
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Sites sharing one Redis keep their keys apart, as their channel groups.
 CACHES["default"].setdefault("KEY_PREFIX", CHANNEL_LAYER_PREFIX)
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # one pool per process, not per request (blaze_site/redis_cache.py)
+    CACHES["default"]["BACKEND"] = "blaze_site.redis_cache.SharedPoolRedisCache"
 
 # The site speaks English, Japanese and Spanish: the account's `language`, else the
 # language switch's cookie, else Accept-Language, else English (accounts/middleware.py).
@@ -341,6 +347,9 @@ BLAZE_MAX_RECORD_BYTES = env.int("BLAZE_MAX_RECORD_BYTES", default=1_000_000)
 # Any request body: a record plus room for a multipart form around it. Bigger bodies are
 # refused before they are read (blaze_site/body_limit.py); Django's own cap is the same.
 BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_BYTES + 65_536)
+# HTTP requests of one web process running Django's synchronous code at once; the rest
+# wait in the event loop (blaze_site/sync_gate.py). 0: no limit (a thread each).
+WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=2)
 DATA_UPLOAD_MAX_MEMORY_SIZE = BLAZE_MAX_BODY_BYTES
 # Replays answer at most this many plies a page.
 BLAZE_REPLAY_PAGE_SIZE = env.int("BLAZE_REPLAY_PAGE_SIZE", default=500)

@@ -20,6 +20,7 @@ from .notifications import notify_turn
 # stays the safety net); longer ones, and all correspondence deadlines, wait for the sweep.
 LIVE_CHECK_MAX_SECONDS = 15 * 60
 
+WRITTEN = "clock_rows"  # Game.written: the rows a move just charged, in seat order
 CLOCK_FIELDS = ["remaining", "running_since", "deadline", "warn_at", "warned",
                 "timeouts_in_row"]
 
@@ -81,16 +82,18 @@ def clocks_start(game, now: datetime | None = None) -> None:
             notify_turn(game, seats.get(seat))
 
 
-def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None) -> None:
+def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None,
+                   seats: dict | None = None) -> None:
     """Charge the mover, start and stop clocks, and tell players whose turn it is. Call
     inside move_play's transaction (on move_played), holding the game row lock, after the
-    move is applied and `game` saved (its `seq`, `status` are the new ones)."""
+    move is applied and `game` saved (its `seq`, `status` are the new ones). `seats`:
+    index -> Seat row with its user, when the caller has them already."""
     tc = time_control_of(game)
     rows = list(SeatClock.objects.select_for_update().filter(game=game).order_by("seat"))
     if tc is None or not rows:
         return
     now = now or timezone.now()
-    seats = seat_rows(game)
+    seats = seat_rows(game) if seats is None else seats
     finished = bool(state_after.finished)
     waiting_after = [] if finished else list(state_after.waiting_on)
     started: list[int] = []
@@ -109,6 +112,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
             row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
         clock_store(row, clk, tc, vacations.get(row.seat, ()))
     _save_changed(rows, before)
+    game.written[WRITTEN] = rows  # for clock_view, right after, in this write
     if finished:
         return
     _queue_live_check(game, tc, rows, now)
@@ -137,6 +141,7 @@ def _live_check_key(game_id: int) -> str:
 def clocks_stop(game, now: datetime | None = None) -> None:
     """Stop every clock of a game that ended, whatever ended it (on game_ended, holding
     the game row lock): no deadline is left for the sweeper to find."""
+    game.written.pop(WRITTEN, None)  # changed below: views read them anew
     rows = list(SeatClock.objects.select_for_update()
                 .filter(game=game, running_since__isnull=False))
     if not rows:
@@ -211,7 +216,9 @@ def clock_view(game, now: datetime | None = None) -> dict:
     """{"clocks": [per seat: seat, remaining (s), running, deadline (ISO, UTC), paused]} to
     merge into a game view; {"clocks": None} for an untimed game."""
     tc = time_control_of(game)
-    rows = list(SeatClock.objects.filter(game=game).order_by("seat"))
+    rows = game.written.get(WRITTEN)
+    if rows is None:
+        rows = list(SeatClock.objects.filter(game=game).order_by("seat"))
     if tc is None or not rows:
         return {"clocks": None}
     now = now or timezone.now()

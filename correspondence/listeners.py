@@ -10,8 +10,8 @@ def on_game_started(*, game) -> None:
     clocks_start(game)
 
 
-def on_move_played(*, game, seat, move, state) -> None:
-    clocks_on_move(game, mover=seat, state_after=state)
+def on_move_played(*, game, seat, move, state, seats) -> None:
+    clocks_on_move(game, mover=seat, state_after=state, seats={s.index: s for s in seats})
 
 
 def on_game_ended(*, game, reason) -> None:

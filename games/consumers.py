@@ -16,6 +16,7 @@ from .models import Game
 from .presence import apresence_leave, apresence_touch
 from .selectors import game_view_for
 from .visibility import can_watch, invite_given
+from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -27,16 +28,15 @@ def _view_for(game_id: int, user) -> dict | None:
     return None if game is None else game_view_for(game, user)
 
 
-@database_sync_to_async
-def _open(game_id: int, user, scope) -> dict | None:
-    """The user's view, or None when there is no such game or they may not watch it."""
+def _watchable(game_id: int, user, scope) -> bool:
+    """Whether the game exists and the user may watch it: all that is read before the
+    handshake completes (the view is read after), so a wave of connections is answered
+    within the handshake's time limit."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return None
+        return False
     given = parse_qs(scope.get("query_string", b"").decode("latin1")).get("invite", [""])[0]
-    if not can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given)):
-        return None
-    return game_view_for(game, user)
+    return can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given))
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -58,14 +58,22 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if self.user_id is not None:
             await self._join(messages.user_group(self.game_id, self.user_id))
         await self._join(self._auth_group())
-        view = await _open(self.game_id, user, self.scope)
-        if view is None:
+        try:
+            watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
+                                             self.scope)
+        except HandshakeExpired:
+            return  # daphne has dropped the connection already
+        if not watchable:
             # A game one may not watch is as good as missing.
             await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
         await self.accept()
         await live_sockets.opened()
         self.counted = True
+        view = await _view_for(self.game_id, user)
+        if view is None:  # deleted meanwhile
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         if self.user_id is not None:
             # An open table means no "your turn" email for this game (correspondence).
             await apresence_touch(self.user_id, self.game_id)

@@ -85,8 +85,10 @@ game_started = Event("game_started", ("game",))
 
 # One move is in the log: `game` is saved with the new seq, status and waiting_on; `seat`
 # is the mover's index, `move` the RECORD.md move object (with "seat"), `state` the
-# engine state after it. Sent before `game_ended` when the move ends the game.
-move_played = Event("move_played", ("game", "seat", "move", "state"))
+# engine state after it, `seats` the game's Seat rows (with their users) as the mover's
+# transaction read them, so listeners need not read them again. Sent before `game_ended`
+# when the move ends the game.
+move_played = Event("move_played", ("game", "seat", "move", "state", "seats"))
 
 # A started game stopped being played: `game` is saved (status finished or aborted, with
 # `finished` set); `reason` is one of END_REASONS.

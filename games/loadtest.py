@@ -1,5 +1,5 @@
-"""Load benchmark: live four-player games played through the public API, as fast as the
-server answers, one socket per seat.
+"""Load benchmark: live four-player games played through the public API, one socket per
+seat, as fast as the server answers (or, with --think, at a player's pace).
 
     python manage.py blaze_loadtest_users --count 800 --out tokens.txt    # local run
     python -m games.loadtest --games 200 --seconds 60 --tokens tokens.txt \\
@@ -13,6 +13,12 @@ processes. A seat moves as soon as its socket's view says the game waits on it.
 Figures cover the moves sent within --seconds; then the games under way are played to
 their end (at most --drain seconds, not counted) and every finished game's exported
 record is replayed and checked against its final scores.
+
+Without --think every table moves as soon as the last answer is in: the run finds the
+site's capacity, and latencies are then queueing (Little's law: tables / moves per second
+is the time a move cycle takes, so 200 tables at 400 moves/s means 500 ms a move however
+fast the site). With --think MS, players pause about MS before each move, as people do:
+latencies then show what a player feels at that pace.
 
 moves/s    committed moves per second (409 answers to simultaneous moves are not moves)
 POST       time to answer a move
@@ -214,6 +220,12 @@ class Game:
             if seat not in view["waiting_on"] or "options" not in view or \
                     view["seq"] <= posted_at:
                 continue
+            if run.args.think > 0:
+                # a player's pause, 0.5-1.5 times the mean, so the tables do not move in step
+                await asyncio.sleep(run.args.think / 1000 * (0.5 + self.rng.random()))
+                if self.latest[k] is not view:
+                    self.changed[k].set()  # the game moved on meanwhile: look again
+                    continue
             posted_at = view["seq"]
             move = {key: v for key, v in choose_move(view, seat, self.rng, "random").items()
                     if key != "seat"}
@@ -266,23 +278,32 @@ class Game:
         self.sent = keep
 
     async def _watchdog(self):
-        """Nothing new for RESYNC_SECONDS: ask every socket for its view again (a view
-        may have been lost while Redis was away); for STALL_SECONDS: a fault."""
+        """A socket that has not shown a seq the game is known to have reached (by another
+        socket or a move's answer) for RESYNC_SECONDS asks for its view again, as a client
+        that missed a view would (it may have been lost while Redis was away); nothing new
+        anywhere for STALL_SECONDS is a fault."""
         stalled_since = self.progress
+        behind_since: list[float | None] = [None] * 4
         while True:
-            await asyncio.sleep(2)
-            quiet = time.monotonic() - self.progress
-            if quiet > RESYNC_SECONDS:
-                self.run.resyncs += 1
-                for ws in self.sockets:
-                    if ws is not None and not ws.closed:
-                        try:
-                            await ws.send_json({"type": "sync"})
-                        except (ConnectionError, aiohttp.ClientError):
-                            pass
+            await asyncio.sleep(1)
+            now = time.monotonic()
+            known = max((v["seq"] for v in self.latest if v is not None), default=-1)
+            for k, ws in enumerate(self.sockets):
+                if self.reached[k] >= known:
+                    behind_since[k] = None
+                elif behind_since[k] is None:
+                    behind_since[k] = now
+                elif now - behind_since[k] > RESYNC_SECONDS and ws is not None \
+                        and not ws.closed:
+                    behind_since[k] = now
+                    self.run.resyncs += 1
+                    try:
+                        await ws.send_json({"type": "sync"})
+                    except (ConnectionError, aiohttp.ClientError):
+                        pass
             if self.progress != stalled_since:
                 stalled_since = self.progress
-            elif time.monotonic() - stalled_since > STALL_SECONDS:
+            elif now - stalled_since > STALL_SECONDS:
                 self.run.fault("stalled", f"game {self.game_id}")
                 stalled_since = self.progress = time.monotonic()
 
@@ -330,6 +351,8 @@ async def main_async(args) -> int:
         except TimeoutError:
             run.fault("setup", f"{run.ready} of {args.games} games under way in time")
         run.window_start = time.monotonic()
+        print(f"{run.ready} games under way after {run.window_start - run.t0:.1f} s; "
+              f"measuring for {args.seconds:.0f} s", file=sys.stderr)
         run.window_end = run.window_start + args.seconds
         await asyncio.sleep(args.seconds)
         stop_starting.set()
@@ -341,7 +364,8 @@ async def main_async(args) -> int:
         await asyncio.gather(*pending, return_exceptions=True)
         unfinished = len(pending)
     seconds = args.seconds
-    print(f"games {args.games} (4 players, {len(urls)} URL(s)), window {seconds:.0f} s, "
+    pace = f"think {args.think:.0f} ms a move" if args.think else "no think time"
+    print(f"games {args.games} (4 players, {len(urls)} URL(s), {pace}), window {seconds:.0f} s, "
           f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, "
           f"end of window {load_window[0]:.2f} {load_window[1]:.2f}")
     print(f"moves/s {run.moves / seconds:.1f}  ({run.moves} moves, "
@@ -369,6 +393,9 @@ def main(argv=None) -> int:
     parser.add_argument("--tokens", required=True, help="a file of API tokens, one a line")
     parser.add_argument("--drain", type=float, default=300,
                         help="seconds to finish the games under way after the window")
+    parser.add_argument("--think", type=float, default=0, metavar="MS",
+                        help="a player's mean pause before each move (0: as fast as the "
+                             "server answers); 200 tables with 800 ms offer about 250 moves/s")
     parser.add_argument("--request-timeout", type=float, default=30)
     parser.add_argument("--setup-timeout", type=float, default=120,
                         help="seconds for all games to be created and their sockets open")

@@ -44,6 +44,13 @@ class Game(models.Model):
         ]
         indexes = [models.Index(fields=["status", "private"])]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Rows the apps above wrote about this game in the current write, by name (the
+        # clocks a move just charged): the views built next from this same instance need
+        # not read them back. A new instance (each write reads the game anew) has none.
+        self.written: dict = {}
+
     def __str__(self):
         return f"Game {self.pk} ({self.status})"
 

@@ -1,53 +1,28 @@
 """Reads: a game's state rebuilt from its move log, and the views built from it.
 
-The `Move` rows are the truth. The state cache below is only a cache: keyed by
+The `Move` rows are the truth. States are cached in memory (games.state_cache) by
 (game id, seq), so a state is never served for a log it does not match.
 """
 
-from collections import OrderedDict
-from threading import Lock
-
-from django.db import transaction
 from django.db.models import Q
 
+from . import state_cache
 from .engine import State, export_record, state_from_deal, view
 from .events import view_parts
 from .models import Game, Move, Seat
 from .narration import lines_for, move_events
 from .standing import standing_order
 
-_CACHE_SIZE = 256
-_cache: OrderedDict = OrderedDict()
-_cache_lock = Lock()
-
 
 def state_cache_clear() -> None:
-    with _cache_lock:
-        _cache.clear()
-
-
-def state_cache_put(game_id: int, seq: int, state: State) -> None:
-    """Remember a state for (game, seq). The caller must not mutate `state` afterwards."""
-    with _cache_lock:
-        _cache[(game_id, seq)] = state
-        _cache.move_to_end((game_id, seq))
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    state_cache.clear()
 
 
 def state_cache_put_on_commit(game_id: int, seq: int, state: State) -> None:
     """Remember a state once the transaction that produced it commits (at once outside a
     transaction): a rolled-back move must never be served, nor a state read from rows
     another transaction may still roll back."""
-    transaction.on_commit(lambda: state_cache_put(game_id, seq, state))
-
-
-def _cache_get(game_id: int, seq: int):
-    with _cache_lock:
-        state = _cache.get((game_id, seq))
-        if state is not None:
-            _cache.move_to_end((game_id, seq))
-        return state
+    state_cache.put_on_commit(game_id, seq, state)
 
 
 def initial_state(deal: dict) -> State:
@@ -62,10 +37,29 @@ def initial_state(deal: dict) -> State:
 
 def game_state_rebuild(game: Game) -> State:
     """Replay the move log on the stored deal: the one source of a game's state."""
-    state = initial_state(game.deal)
-    payloads = Move.objects.filter(game=game, seq__lt=game.seq).order_by("seq")
+    return _replayed(game, initial_state(game.deal), 0, game.seq)
+
+
+def _replayed(game: Game, state: State, start: int, end: int) -> State:
+    """`state` (after `start` moves, mutated) with the logged moves start … end-1 applied."""
+    payloads = Move.objects.filter(game=game, seq__gte=start, seq__lt=end).order_by("seq")
     for payload in payloads.values_list("payload", flat=True):
         state.apply(payload)
+    return state
+
+
+def _state_at(game: Game, seq: int) -> State:
+    """The state after `seq` moves (shared: never mutate it): from this process's cache,
+    caught up from the newest cached state before it, or replayed from the deal."""
+    state = state_cache.get(game.pk, seq)
+    if state is not None:
+        return state
+    held = state_cache.newest_upto(game.pk, seq)
+    if held is not None:
+        state = _replayed(game, held[1].clone(), held[0], seq)
+    else:
+        state = _replayed(game, initial_state(game.deal), 0, seq)
+    state_cache_put_on_commit(game.pk, seq, state)
     return state
 
 
@@ -74,11 +68,7 @@ def game_state(game: Game) -> State | None:
     the deal."""
     if game.deal is None:
         return None
-    state = _cache_get(game.pk, game.seq)
-    if state is None:
-        state = game_state_rebuild(game)
-        state_cache_put_on_commit(game.pk, game.seq, state)
-    return state
+    return _state_at(game, game.seq)
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
@@ -94,17 +84,11 @@ def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[
 
 
 def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
-    """The facts of the game's latest move, from the cached state before it."""
+    """The facts of the game's latest move, from the state before it."""
 
     if game.deal is None or game.seq == 0:
         return []
-    before = _cache_get(game.pk, game.seq - 1)
-    if before is None:
-        before = initial_state(game.deal)
-        for payload in Move.objects.filter(game=game, seq__lt=game.seq - 1).order_by(
-                "seq").values_list("payload", flat=True):
-            before.apply(payload)
-        state_cache_put(game.pk, game.seq - 1, before)
+    before = _state_at(game, game.seq - 1)
     move = Move.objects.filter(game=game, seq=game.seq - 1).values_list(
         "payload", flat=True).first()
     if move is None:

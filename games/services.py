@@ -445,7 +445,8 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
             }
             fields += ["status", "finished", "result"]
         game.save(update_fields=fields)
-        events.move_played.send(game=game, seat=seat.index, move=full, state=state)
+        events.move_played.send(game=game, seat=seat.index, move=full, state=state,
+                                seats=seats)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
         # Every seat's view, built once (the clocks just written, the rest from memory);

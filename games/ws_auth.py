@@ -5,12 +5,12 @@ import logging
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from accounts.services import api_token_find
 
 from . import messages
+from .ws_threads import HandshakeExpired, handshake_read
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,10 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         query = parse_qs(scope.get("query_string", b"").decode())
         if "token" in query:
-            token = await database_sync_to_async(api_token_find)(query["token"][0])
+            try:
+                token = await handshake_read(scope, api_token_find, query["token"][0])
+            except HandshakeExpired:
+                token = None  # too late: refused like a wrong token
             user = None if token is None else token.user
             scope = dict(scope, user=user, token_invalid=token is None,
                          token_id=None if token is None else token.pk)

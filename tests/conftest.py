@@ -27,10 +27,15 @@ def _default_language():
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
-    # Rate limits are counted in the cache; every test starts with a clean slate.
+    # Rate limits are counted in the cache; every test starts with a clean slate (and no
+    # token remembered from another test's rows).
+    from accounts import token_cache
+
     cache.clear()
+    token_cache.clear()
     yield
     cache.clear()
+    token_cache.clear()
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from django.db import transaction
 from games import services
 from games.engine import legal_moves, view
 from games.models import Game, Move
-from games.selectors import _cache_get, game_state_rebuild
+from games.selectors import game_state_rebuild
+from games.state_cache import get as _cache_get
 from tests.games_helpers import api_get, bearer
 
 pytestmark = pytest.mark.django_db(transaction=True)

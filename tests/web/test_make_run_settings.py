@@ -43,7 +43,7 @@ def test_web_and_worker_of_make_run_share_the_redis_cache():
         "CACHES['default']['BACKEND']", "CACHES['default']['LOCATION']",
         "CACHES['default']['KEY_PREFIX']", CACHE_URL=env["CACHE_URL"],
         CHANNEL_LAYER_PREFIX="site-a")
-    assert backend == "django.core.cache.backends.redis.RedisCache"
+    assert backend == "blaze_site.redis_cache.SharedPoolRedisCache"  # Django's, one pool
     assert location == "redis://127.0.0.1:6379/1" and prefix == "site-a"
     # An explicit CACHE_URL wins; without Redis each process keeps its own.
     mine = {"REDIS_URL": "redis://127.0.0.1:6379/0", "CACHE_URL": "redis://cache:6379/4"}

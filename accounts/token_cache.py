@@ -1,0 +1,94 @@
+"""API tokens recently looked up, in this process's memory, so a busy program's requests
+(a move a second) need no query to learn who sends them.
+
+Every change that can end a token (revoking it, any change to a user or token row, a
+deletion) moves a generation counter in the shared cache after commit; each lookup reads
+that counter (one cache round trip, far cheaper than the query) and forgets everything
+when it moved, so a revoked token is refused by every process at once. An entry also
+expires after TTL seconds: the bound for changes made behind the models' back (a bulk
+update) or with a cache the processes do not share.
+"""
+
+import copy
+import logging
+import time
+from collections import OrderedDict
+from threading import Lock
+
+from django.core.cache import cache
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+GENERATION_KEY = "api-token-generation"
+TTL = 60.0
+SIZE = 10_000
+
+_memory: OrderedDict = OrderedDict()  # key hash -> (expires, token with its user)
+_seen = None  # the generation the memory belongs to
+_lock = Lock()
+
+
+def _generation():
+    try:
+        return cache.get(GENERATION_KEY, 0)
+    except Exception:  # the cache is down: trust nothing remembered
+        log.warning("token cache: generation unreadable, looking tokens up anew")
+        return None
+
+
+def get(key_hash: str):
+    """A copy of the remembered token (and its user), or None."""
+    global _seen
+    generation = _generation()
+    with _lock:
+        if generation is None or generation != _seen:
+            _memory.clear()
+            _seen = generation
+            return None
+        entry = _memory.get(key_hash)
+        if entry is None or entry[0] < time.monotonic():
+            return None
+        token = entry[1]
+    return _copy(token)
+
+
+def put(key_hash: str, token) -> None:
+    with _lock:
+        if _seen is None:
+            return
+        _memory[key_hash] = (time.monotonic() + TTL, _copy(token))
+        _memory.move_to_end(key_hash)
+        while len(_memory) > SIZE:
+            _memory.popitem(last=False)
+
+
+def _copy(token):
+    """Callers get their own objects: a request that changes its user changes no other's."""
+    mine = copy.copy(token)
+    mine.user = copy.copy(token.user)
+    return mine
+
+
+def forget_all() -> None:
+    """This process forgets at once, and every process once the change commits."""
+    clear()
+
+    def bump():
+        try:
+            cache.incr(GENERATION_KEY)
+        except ValueError:  # no counter yet
+            cache.set(GENERATION_KEY, 1, None)
+        except Exception:
+            log.exception("token cache: could not move the generation on")
+        clear()
+
+    transaction.on_commit(bump)
+
+
+def clear() -> None:
+    with _lock:
+        _memory.clear()
+
+
+def on_row_changed(sender, **kwargs) -> None:
+    forget_all()

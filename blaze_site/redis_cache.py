@@ -1,0 +1,38 @@
+"""Django's Redis cache with one connection pool per server for the whole process.
+
+Under ASGI every request gets its own cache object (the cache handler is context-local),
+and Django's client keeps its pools on that object: each request opened new Redis
+connections (a rate-limit count, a presence touch) and redis-py reads package metadata
+for every new connection. Sharing the pool makes those connections reused, as the
+database pool does for PostgreSQL. redis-py's pool is thread-safe and fork-aware.
+"""
+
+import threading
+
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+_clients: dict = {}  # (server, pool options) -> a redis.Redis over its own pool
+_lock = threading.Lock()
+
+
+class SharedPoolClient(RedisCacheClient):
+    def get_client(self, key=None, *, write=False):
+        # A redis.Redis is cheap to share and dear to build (its table of ~170 reply
+        # parsers): one per server and process, like its pool.
+        index = self._get_connection_pool_index(write)
+        shared = (self._servers[index], self._pool_class,
+                  tuple(sorted((k, repr(v)) for k, v in self._pool_options.items())))
+        client = _clients.get(shared)
+        if client is None:
+            with _lock:
+                client = _clients.get(shared)
+                if client is None:
+                    pool = self._pool_class.from_url(self._servers[index], **self._pool_options)
+                    client = _clients[shared] = self._client(connection_pool=pool)
+        return client
+
+
+class SharedPoolRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = SharedPoolClient

@@ -1,0 +1,68 @@
+"""A wave of socket connections (a restart brings every client back at once): the reads
+that decide a handshake have a thread of their own, and one whose handshake has outlived
+daphne's limit is skipped instead of delaying the next ones."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+
+from games import consumers, ws_threads
+from tests.conftest import make_user
+from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
+    _connect,
+    _own_channel_prefix,
+    _started,
+    _token,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def users():
+    return [make_user(name) for name in ("ann", "bob", "cat")]
+
+
+def test_a_handshake_read_that_comes_too_late_is_skipped(users, monkeypatch):
+    async_to_sync(_too_late)(users, monkeypatch)
+
+
+async def _too_late(users, monkeypatch):
+    game = await database_sync_to_async(_started)(users)
+    token = await database_sync_to_async(_token)(users[0])
+    checked = []
+    real = consumers._watchable
+
+    def counted(*args):
+        checked.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(consumers, "_watchable", counted)
+    on_time = _connect(game.pk, token)
+    assert (await on_time.connect())[0]
+    assert (await on_time.receive_json_from(timeout=5))["type"] == "view"
+    assert checked == [game.pk]
+    await on_time.disconnect()
+
+    monkeypatch.setattr(ws_threads, "HANDSHAKE_SECONDS", -1.0)  # every read is late
+    late = _connect(game.pk, token)
+    assert not (await late.connect())[0]
+    assert checked == [game.pk]  # nothing read for the late one
+
+
+def test_handshake_reads_run_on_their_own_thread_not_the_consumers_one(users):
+    async_to_sync(_own_thread)(users)
+
+
+async def _own_thread(users):
+    import threading
+
+    seen = []
+
+    async def where(scope):
+        return await ws_threads.handshake_read(
+            scope, lambda: seen.append(threading.current_thread().name))
+
+    await where({})
+    await database_sync_to_async(lambda: seen.append(threading.current_thread().name))()
+    assert seen[0].startswith("ws-handshake") and not seen[1].startswith("ws-handshake")

@@ -1,0 +1,35 @@
+"""Clients that are dear to build are built once a process, not once a request: the Redis
+cache's client and pool (each request gets its own cache object under ASGI), and Celery's
+result backend (each request runs on a new thread)."""
+
+import threading
+
+import pytest
+from django.conf import settings
+from django.core.cache import caches
+
+from blaze_site.celery import app as celery_app
+
+
+@pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis as the cache")
+def test_every_cache_object_of_a_process_shares_one_redis_client(settings):
+    settings.CACHES = {"default": {
+        "BACKEND": "blaze_site.redis_cache.SharedPoolRedisCache",
+        "LOCATION": settings.REDIS_URL, "KEY_PREFIX": "shared-test"}}
+    first, second = caches.create_connection("default"), caches.create_connection("default")
+    assert first is not second
+    assert first._cache.get_client() is second._cache.get_client()
+    first.set("k", "one value", 10)
+    assert second.get("k") == "one value"
+    pool = first._cache.get_client().connection_pool
+    for _ in range(20):
+        caches.create_connection("default").get("k")
+    assert len(pool._available_connections) + len(pool._in_use_connections) <= 2
+
+
+def test_celery_builds_its_result_backend_once_for_all_threads():
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(celery_app.backend))
+    thread.start()
+    thread.join()
+    assert seen[0] is celery_app.backend
