@@ -1,11 +1,15 @@
 import os
 from urllib.parse import parse_qs
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
 # Set up Django before importing anything that touches models (consumers, auth).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
+
+from .asgi_handler import SyncChainASGIHandler  # noqa: E402
+
+django_asgi_app = SyncChainASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
