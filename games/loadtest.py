@@ -139,6 +139,13 @@ class Game:
         watchdog = asyncio.create_task(self._watchdog())
         try:
             await self.done.wait()
+            # the mover may know the end from its answer before its socket shows it: give
+            # every socket a moment to show the last view before counting it missing
+            last = max(v["seq"] for v in self.latest if v is not None)
+            for _ in range(50):
+                if min(self.reached) >= last:
+                    break
+                await asyncio.sleep(0.1)
         finally:  # the game ended, or the run did
             for task in readers + players + [watchdog]:
                 task.cancel()
