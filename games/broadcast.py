@@ -10,14 +10,13 @@ groups and events).
 import logging
 from dataclasses import dataclass, field
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
 from accounts.language import in_language_of
 
-from . import events, messages
+from . import events, messages, publisher
 from .models import Game, Seat
 from .selectors import game_seats, game_state, view_build
 
@@ -73,7 +72,7 @@ def views_send(views: GameViews, *, also_users=()) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(_send)(layer, views, tuple(also_users))
+        publisher.publish(layer, _send, views, tuple(also_users))
     except Exception:  # a broken channel layer must not lose the move
         log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)
 

@@ -4,12 +4,11 @@ closing of open sockets when their token is revoked or their session logs out.""
 import logging
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from accounts.services import api_token_find
 
-from . import messages
+from . import messages, publisher
 from .ws_threads import HandshakeExpired, handshake_read
 
 log = logging.getLogger(__name__)
@@ -35,12 +34,16 @@ class TokenAuthMiddleware:
         return await self.inner(scope, receive, send)
 
 
+async def _close(layer, group: str) -> None:
+    await layer.group_send(group, messages.auth_revoked())
+
+
 def _close_group(group: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, messages.auth_revoked())
+        publisher.publish(layer, _close, group)
     except Exception:  # the revocation itself stands; sockets close on their next check
         log.exception("closing the sockets of %s failed", group)
 

@@ -1,0 +1,38 @@
+"""Synchronous code (a request's thread, a Celery task) sends to the channel layer through
+one event loop a process, not a new loop and connection each time."""
+
+import asyncio
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings as django_settings
+
+from games import publisher
+from tests.web.test_game_websocket import _own_channel_prefix  # noqa: F401 (a fixture)
+
+
+@pytest.mark.skipif(django_settings.BLAZE_INMEMORY,
+                    reason="the in-memory layer sends on its consumers' own loop")
+def test_sends_from_any_thread_share_one_loop_and_arrive_in_order():
+    async_to_sync(_sends)()
+
+
+async def _sends():
+    layer = get_channel_layer()
+    group = f"publisher-{uuid.uuid4().hex[:8]}"
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    loops = []
+
+    async def send(layer, n):
+        loops.append(asyncio.get_running_loop())
+        await layer.group_send(group, {"type": "x", "n": n})
+
+    for n in range(3):  # from plain threads, as Celery's tasks and daphne's requests run
+        await asyncio.to_thread(publisher.publish, layer, send, n)
+    got = [(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in range(3)]
+    assert got == [0, 1, 2]
+    assert loops[0] is loops[1] is loops[2] and loops[0] is not asyncio.get_running_loop()
+    await layer.group_discard(group, channel)
