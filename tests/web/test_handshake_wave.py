@@ -7,7 +7,6 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 from games import consumers, ws_threads
-from tests.conftest import make_user
 from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
     _connect,
     _own_channel_prefix,
@@ -19,8 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def users():
-    return [make_user(name) for name in ("ann", "bob", "cat")]
+def users(ann, bob, cat):
+    return [ann, bob, cat]
 
 
 def test_a_handshake_read_that_comes_too_late_is_skipped(users, monkeypatch):
