@@ -6,11 +6,14 @@ first), so the lock order is always game, then clocks. Called by the listeners o
 `games.events` (listeners.py), inside the writer's transaction.
 """
 
+import functools
 from datetime import datetime
 
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+
+from games import rows as sql_rows
 
 from . import clock as C
 from .models import SeatClock, Vacation
@@ -89,7 +92,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
     move is applied and `game` saved (its `seq`, `status` are the new ones). `seats`:
     index -> Seat row with its user, when the caller has them already."""
     tc = time_control_of(game)
-    rows = list(SeatClock.objects.select_for_update().filter(game=game).order_by("seat"))
+    rows = _clock_rows_locked(game.pk)
     if tc is None or not rows:
         return
     now = now or timezone.now()
@@ -121,6 +124,21 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
             notify_turn(game, seats.get(seat))
 
 
+@functools.cache
+def _clock_columns() -> sql_rows.Columns:
+    return sql_rows.Columns(SeatClock, "c")
+
+
+def _clock_rows_locked(game_id: int) -> list[SeatClock]:
+    """The game's clock rows in seat order, locked (every move reads them: hand-written
+    SQL, games.rows)."""
+    c = _clock_columns()
+    found = sql_rows.select(
+        f"SELECT {c.sql} FROM {SeatClock._meta.db_table} c WHERE c.game_id = %s"
+        f" ORDER BY c.seat{sql_rows.lock_clause('c')}", [game_id])
+    return [c.load(row) for row in found]
+
+
 def _clock_fields(row: SeatClock) -> dict:
     return {f: getattr(row, f) for f in CLOCK_FIELDS}
 
@@ -129,9 +147,9 @@ def _save_changed(rows: list, before: list[dict]) -> None:
     """Write only the rows a move changed (usually the mover's and the next seat's): a
     plain UPDATE each costs far less than bulk_update's CASE over every row."""
     for row, old in zip(rows, before, strict=True):
-        changed = {f: v for f, v in _clock_fields(row).items() if old[f] != v}
+        changed = [f for f, v in _clock_fields(row).items() if old[f] != v]
         if changed:
-            SeatClock.objects.filter(pk=row.pk).update(**changed)
+            sql_rows.update(row, changed)
 
 
 def _live_check_key(game_id: int) -> str:

@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import os
 import random
+import resource
 import sys
 import time
 from collections import Counter
@@ -329,6 +330,36 @@ class Game:
             self.run.records_bad.append(f"game {self.game_id}: scores differ")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process on this machine (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_all(watched: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far: this client's own, and each watched group of processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    out = {"load client": own.ru_utime + own.ru_stime}
+    for name, pids in watched.items():
+        total = 0.0
+        for pid in pids:
+            try:
+                total += _cpu_seconds(pid)
+            except OSError:
+                pass  # gone meanwhile
+        out[name] = total
+    return out
+
+
+def _watched(specs: list[str]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for spec in specs:
+        name, _, pids = spec.partition("=")
+        out.setdefault(name, []).extend(int(p) for p in pids.split(",") if p)
+    return out
+
+
 def _pct(values: list[float], p: float) -> str:
     if not values:
         return "-"
@@ -361,7 +392,10 @@ async def main_async(args) -> int:
         print(f"{run.ready} games under way after {run.window_start - run.t0:.1f} s; "
               f"measuring for {args.seconds:.0f} s", file=sys.stderr)
         run.window_end = run.window_start + args.seconds
+        watched = _watched(args.pid)
+        cpu_before = _cpu_all(watched)
         await asyncio.sleep(args.seconds)
+        cpu_window = {k: v - cpu_before[k] for k, v in _cpu_all(watched).items()}
         stop_starting.set()
         load_window = os.getloadavg()
         done, pending = await asyncio.wait(tasks, timeout=args.drain)
@@ -386,6 +420,11 @@ async def main_async(args) -> int:
           + f"  reconnects {run.reconnects}  resyncs {run.resyncs}")
     print(f"records: {run.finished} games finished, {run.records_ok} replay to their scores, "
           f"{len(run.records_bad)} do not; {unfinished} left unfinished after the drain")
+    if run.moves:
+        print("CPU ms a move: " + ", ".join(
+            f"{name} {sec * 1000 / run.moves:.1f}" for name, sec in cpu_window.items())
+            + f"; all {sum(cpu_window.values()) * 1000 / run.moves:.1f}"
+            + f" (of {os.cpu_count()} cores: {sum(cpu_window.values()) / seconds:.2f} busy)")
     for line in run.records_bad[:5]:
         print("  " + line)
     return 0 if not faults and not run.records_bad else 1
@@ -403,6 +442,9 @@ def main(argv=None) -> int:
     parser.add_argument("--think", type=float, default=0, metavar="MS",
                         help="a player's mean pause before each move (0: as fast as the "
                              "server answers); 200 tables with 800 ms offer about 250 moves/s")
+    parser.add_argument("--pid", action="append", default=[], metavar="NAME=PID[,PID]",
+                        help="processes on this machine whose CPU to count over the window "
+                             "(e.g. web=123,124 postgres=77); the client counts its own")
     parser.add_argument("--request-timeout", type=float, default=30)
     parser.add_argument("--setup-timeout", type=float, default=120,
                         help="seconds for all games to be created and their sockets open")

@@ -6,19 +6,21 @@ log, and only after the transaction commits broadcasts and queues bot work.
 
 import logging
 import secrets
+from functools import cache
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import broadcast, engine, events
+from . import broadcast, engine, events, rows
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
 from .narration import move_events
 from .refusals import Refused
-from .selectors import game_seats, game_state, initial_state, state_cache_put_on_commit
+from .selectors import game_state, initial_state, state_cache_put_on_commit
 from .visibility import invite_matches
 from .words import say, status_word
 
@@ -81,6 +83,37 @@ def _locked_game(game_id: int) -> Game:
     if game is None:
         raise GameNotFound()
     return game
+
+
+@cache
+def _move_columns():
+    return (rows.Columns(Game, "g"), rows.Columns(Seat, "s"),
+            rows.Columns(get_user_model(), "u"))
+
+
+def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+    """The game row, locked, and its seats with their users, in one statement (the move
+    path: see games.rows). Call inside transaction.atomic()."""
+    g, s, u = _move_columns()
+    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql} FROM {Game._meta.db_table} g"
+           f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
+           f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id"
+           f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}{rows.lock_clause('g')}")
+    found = rows.select(sql, [game_id])
+    if not found:
+        raise GameNotFound()
+    game = g.load(found[0])
+    seats = []
+    for row in found:
+        seat = s.load(row, g.width)
+        if seat is None:
+            continue
+        seat.game = game
+        user = u.load(row, g.width + s.width)
+        if user is not None:
+            seat.user = user
+        seats.append(seat)
+    return game, seats
 
 
 def _clean_time_control(time_control) -> dict:
@@ -409,8 +442,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
     if "seat" in move:
         raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
     with transaction.atomic():
-        game = _locked_game(game_id)
-        seats = game_seats(game)  # every seat with its user: one query for everything below
+        game, seats = _locked_game_and_seats(game_id)
         if bot_seat is not None:
             seat = next((s for s in seats if s.index == bot_seat and s.bot_level), None)
         elif user is not None and user.is_authenticated:
@@ -432,7 +464,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         except engine.IllegalMove as e:
             raise IllegalMove(say(e.sentence)) from None
         said = move_events(before.clone(), full)  # the move in facts, for the game log
-        Move.objects.create(game=game, seq=game.seq, seat=seat.index, payload=full)
+        rows.insert(Move(game=game, seq=game.seq, seat=seat.index, payload=full))
         game.seq += 1
         game.waiting_on = state.waiting_on
         fields = ["seq", "waiting_on"]
@@ -444,7 +476,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
-        game.save(update_fields=fields)
+        rows.update(game, fields)
         events.move_played.send(game=game, seat=seat.index, move=full, state=state,
                                 seats=seats)
         if state.finished:

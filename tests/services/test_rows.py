@@ -1,0 +1,82 @@
+"""The move path's hand-written SQL (games.rows) reads and writes what the ORM would."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from correspondence.models import SeatClock
+from games import rows, services
+from games.models import Game, Move, Seat
+from tests.correspondence.helpers import started_game
+
+pytestmark = pytest.mark.django_db
+
+LIVE = {"kind": "live", "minutes": 10}
+
+
+def _fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def _players():
+    return [get_user_model().objects.create_user(n) for n in ("ann", "bob", "cat", "dan")]
+
+
+def test_a_game_its_seats_and_their_users_load_as_the_orm_loads_them():
+    game = started_game(_players(), LIVE)
+    with transaction.atomic():
+        loaded, seats = services._locked_game_and_seats(game.pk)
+    assert _fields(loaded) == _fields(Game.objects.get(pk=game.pk))
+    assert isinstance(loaded.deal, dict) and isinstance(loaded.started, type(timezone.now()))
+    orm_seats = list(Seat.objects.filter(game=game).select_related("user").order_by("index"))
+    assert [_fields(s) for s in seats] == [_fields(s) for s in orm_seats]
+    assert [_fields(s.user) for s in seats] == [_fields(s.user) for s in orm_seats]
+    assert all(s.game is loaded for s in seats)
+
+
+def test_a_bot_seat_loads_without_a_user():
+    ann = get_user_model().objects.create_user("ann")
+    game = services.game_create(creator=ann, players=3, bots=["random", "basic"])
+    with transaction.atomic():
+        _, seats = services._locked_game_and_seats(game.pk)
+    assert [s.index for s in seats] == [0, 1, 2]
+    assert (seats[0].user_id, seats[0].user.username) == (ann.pk, "ann")
+    assert sorted(s.bot_level for s in seats[1:]) == ["basic", "random"]
+    assert seats[1].user is None and seats[2].user is None
+
+
+def test_a_missing_game_is_refused_as_missing():
+    with transaction.atomic(), pytest.raises(services.GameNotFound):
+        services._locked_game_and_seats(987654)
+
+
+def test_an_inserted_row_reads_back_through_the_orm_with_its_defaults():
+    game = started_game(_players(), LIVE)
+    move = Move(game=game, seq=game.seq, seat=0, payload={"move": "done", "seat": 0})
+    rows.insert(move)
+    back = Move.objects.get(pk=move.pk)
+    assert back.payload == {"move": "done", "seat": 0} and back.seq == game.seq
+    assert abs((timezone.now() - back.created).total_seconds()) < 60
+
+
+def test_an_update_writes_only_the_named_fields():
+    game = started_game(_players(), LIVE)
+    game.waiting_on = [3]
+    game.result = {"scores": [1, 2, 3, 4]}
+    game.status = Game.FINISHED  # not named: stays as stored
+    rows.update(game, ["waiting_on", "result"])
+    back = Game.objects.get(pk=game.pk)
+    assert back.waiting_on == [3] and back.result == {"scores": [1, 2, 3, 4]}
+    assert back.status == Game.PLAYING
+
+
+def test_clock_rows_load_with_their_times():
+    game = started_game(_players(), LIVE)
+    from correspondence.clocks import _clock_rows_locked
+
+    with transaction.atomic():
+        loaded = _clock_rows_locked(game.pk)
+    orm = list(SeatClock.objects.filter(game=game).order_by("seat"))
+    assert [_fields(c) for c in loaded] == [_fields(c) for c in orm]
+    assert any(c.running_since is not None for c in loaded)
