@@ -353,11 +353,31 @@ def _cpu_all(watched: dict[str, list[int]]) -> dict[str, float]:
 
 
 def _watched(specs: list[str]) -> dict[str, list[int]]:
+    """NAME=PID,PID... or NAME=@TEXT: the processes whose command line starts with TEXT,
+    found when the window opens (database backends start during the set-up)."""
     out: dict[str, list[int]] = {}
     for spec in specs:
         name, _, pids = spec.partition("=")
-        out.setdefault(name, []).extend(int(p) for p in pids.split(",") if p)
+        if pids.startswith("@"):
+            found = _pids_starting(pids[1:])
+        else:
+            found = [int(p) for p in pids.split(",") if p]
+        out.setdefault(name, []).extend(found)
     return out
+
+
+def _pids_starting(text: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    line = f.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if line.startswith(text):
+                found.append(int(entry))
+    return found
 
 
 def _pct(values: list[float], p: float) -> str:
@@ -444,7 +464,8 @@ def main(argv=None) -> int:
                              "server answers); 200 tables with 800 ms offer about 250 moves/s")
     parser.add_argument("--pid", action="append", default=[], metavar="NAME=PID[,PID]",
                         help="processes on this machine whose CPU to count over the window "
-                             "(e.g. web=123,124 postgres=77); the client counts its own")
+                             "(web=123,124 or postgres=@postgres); the client counts "
+                             "its own")
     parser.add_argument("--request-timeout", type=float, default=30)
     parser.add_argument("--setup-timeout", type=float, default=120,
                         help="seconds for all games to be created and their sockets open")

@@ -127,7 +127,8 @@ def seat_of(seats: list[Seat], user) -> int | None:
     return None
 
 
-def _player(seat: Seat | None, state: State | None, index: int, name: str) -> dict:
+def _player(seat: Seat | None, state: State | None, index: int, name: str,
+            feathers: list | None) -> dict:
     return {
         "name": name,
         "bot": bool(seat and (seat.bot_level or (seat.user_id and seat.user.is_bot))),
@@ -135,7 +136,7 @@ def _player(seat: Seat | None, state: State | None, index: int, name: str) -> di
         "open": seat is None or (seat.user_id is None and not seat.bot_level and not seat.name),
         "abandoned": bool(seat and seat.abandoned),
         "hand_size": len(state.hands[index]) if state else None,
-        "feathers": state.feathers_taken()[index] if state else [],
+        "feathers": feathers[index] if feathers is not None else [],
     }
 
 
@@ -185,12 +186,13 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         result.pop("hand", None)
     by_index = {s.index: s for s in seats}
     names = dict(zip((s.index for s in seats), seat_names(seats)))
+    feathers = result["feathers"] if state is not None else None  # the engine's, per seat
     result.update(
         id=game.pk,
         seq=game.seq,
         status=game.status,
         you=you,
-        players=[_player(by_index.get(i), state, i, names.get(i, "open seat"))
+        players=[_player(by_index.get(i), state, i, names.get(i, "open seat"), feathers)
                  for i in range(game.players)],
         seats=game.players,
         rated=game.rated,
