@@ -153,13 +153,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     # ---- from the channel layer ------------------------------------------------------------
 
     async def game_view(self, event):
-        """This user's own view of a committed change, built by the writer."""
-        await self._forward(event["view"])
+        """This user's own view of a committed change, built and encoded by the writer."""
+        await self._forward_text(event["seq"], event["you"], event["text"])
 
     async def game_watch(self, event):
         """The spectator view: only for connections whose user has no seat."""
         if self.user_id is None or self.user_id not in event["seated"]:
-            await self._forward(event["view"])
+            await self._forward_text(event["seq"], event["you"], event["text"])
 
     async def auth_revoked(self, event):
         await self.close(code=CLOSE_UNAUTHORIZED)
@@ -167,17 +167,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     # ---- helpers ---------------------------------------------------------------------------
 
     async def _forward(self, view: dict, force: bool = False):
-        if view["seq"] < self.last_seq and not force:
+        await self._forward_text(view["seq"], view["you"], messages.view_text(view), force)
+
+    async def _forward_text(self, seq: int, you: int | None, text: str, force: bool = False):
+        if seq < self.last_seq and not force:
             return  # an older event arriving late: the client already has newer
-        self.last_seq = view["seq"]
+        self.last_seq = seq
         # Spectators hear the watch group; seated users only their own group.
         watch = messages.watch_group(self.game_id)
-        if view["you"] is None:
+        if you is None:
             await self._join(watch)
         elif watch in self.groups_joined:
             self.groups_joined.discard(watch)
             await self.channel_layer.group_discard(watch, self.channel_name)
-        await self.send_json(messages.view_message(view))
+        await self.send(text_data=text)
 
     async def _join(self, group: str | None):
         if group and group not in self.groups_joined:

@@ -30,16 +30,19 @@ open; 4403 not allowed to watch; 4404 no such game.
 
 Channel layer (server internal), after a change commits; the writer builds every view once
 (games.broadcast) and consumers only forward:
-    group "game-<id>-u<user id>"   {"type": "game.view", "seq": n, "view": {...}}
-                                   that seated user's view
-    group "game-<id>-watch"        {"type": "game.watch", "seq": n, "view": {...},
-                                   "seated": [user ids]}   the spectator view (seated
-                                   users drop it: their own view comes to their group)
+    group "game-<id>-u<user id>"   {"type": "game.view", "seq": n, "you": seat,
+                                   "text": "..."}   that seated user's view, as the
+                                   socket's "view" message already in JSON (encoded
+                                   once, whatever the sockets and processes)
+    group "game-<id>-watch"        {"type": "game.watch", "seq": n, "you": null,
+                                   "text": "...", "seated": [user ids]}   the spectator
+                                   view (seated users drop it: theirs comes to their group)
     group "auth-t<token id>"       {"type": "auth.revoked"}   the token was revoked
     group "auth-s<session hash>"   {"type": "auth.revoked"}   the session logged out
 """
 
 import hashlib
+import json
 
 VIEW = "view"
 ERROR = "error"
@@ -72,11 +75,13 @@ def session_group(session_key: str) -> str:
 
 
 def game_view(view: dict) -> dict:
-    return {"type": GAME_VIEW, "seq": view["seq"], "view": view}
+    return {"type": GAME_VIEW, "seq": view["seq"], "you": view["you"],
+            "text": view_text(view)}
 
 
 def game_watch(view: dict, seated: list[int]) -> dict:
-    return {"type": GAME_WATCH, "seq": view["seq"], "view": view, "seated": seated}
+    return {"type": GAME_WATCH, "seq": view["seq"], "you": view["you"],
+            "text": view_text(view), "seated": seated}
 
 
 def auth_revoked() -> dict:
@@ -85,6 +90,11 @@ def auth_revoked() -> dict:
 
 def view_message(view: dict) -> dict:
     return {"type": VIEW, "seq": view["seq"], "view": view}
+
+
+def view_text(view: dict) -> str:
+    """view_message(view) as the JSON text a socket sends."""
+    return json.dumps(view_message(view))
 
 
 def error_message(error: str) -> dict:

@@ -56,6 +56,25 @@ def _converters(model, vendor: str) -> list[tuple[int, list]]:
     return out
 
 
+@cache
+def _field_converters(model, attname: str, vendor: str):
+    field = next(f for f in model._meta.concrete_fields if f.attname == attname)
+    col = field.get_col(model._meta.db_table)
+    return col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+
+
+def column(model, attname: str, sql: str, params) -> list:
+    """The first column of the rows `sql` selects, holding the model's field `attname`,
+    converted as the ORM converts it."""
+    col, convs = _field_converters(model, attname, connection.vendor)
+    out = []
+    for (value, *_) in select(sql, params):
+        for convert in convs:
+            value = convert(value, col, connection)
+        out.append(value)
+    return out
+
+
 def select(sql: str, params) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
