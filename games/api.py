@@ -4,7 +4,7 @@ import json
 from typing import Annotated, Any, Literal
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
@@ -298,8 +298,10 @@ def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
 )
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
     rate_limit_check(request, "move")
-    return services.move_play_view(game_id=game_id, user=request.auth, seq=data.seq,
-                                   move=data.move)
+    # the view as the sockets get it, already encoded (GameView describes it)
+    return HttpResponse(services.move_play_view_json(
+        game_id=game_id, user=request.auth, seq=data.seq, move=data.move),
+        content_type="application/json")
 
 
 @router.get("/{int:game_id}/log", response={200: LogOut, 404: ErrorOut},

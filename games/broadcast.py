@@ -37,6 +37,16 @@ class GameViews:
             return self.by_user[user.pk]
         return self.spectator
 
+    def encoded(self, view: dict) -> str:
+        """One of these views as JSON, encoded once for every socket and the answer."""
+        key = id(view)
+        if key not in self._encoded:
+            self._encoded[key] = messages.view_json(view)
+        return self._encoded[key]
+
+    def __post_init__(self):
+        self._encoded: dict[int, str] = {}
+
 
 def views_build(game: Game, seats: list[Seat], state, clocks: dict,
                 last_events: list | None = None) -> GameViews:
@@ -80,12 +90,13 @@ def views_send(views: GameViews, *, also_users=()) -> None:
 async def _send(layer, views: GameViews, also_users: tuple) -> None:
     for user_id, view in views.by_user.items():
         await layer.group_send(messages.user_group(views.game_id, user_id),
-                               messages.game_view(view))
+                               messages.game_view(view, views.encoded(view)))
     seated = list(views.by_user)
-    watch = messages.game_watch(views.spectator, seated)
+    spectator = views.encoded(views.spectator)
+    watch = messages.game_watch(views.spectator, seated, spectator)
     await layer.group_send(messages.watch_group(views.game_id), watch)
     for user_id in also_users:
         if user_id not in views.by_user:
             await layer.group_send(messages.user_group(views.game_id, user_id),
-                                   messages.game_view(views.spectator))
+                                   messages.game_view(views.spectator, spectator))
 

@@ -42,7 +42,8 @@ Channel layer (server internal), after a change commits; the writer builds every
 """
 
 import hashlib
-import json
+
+import orjson
 
 VIEW = "view"
 ERROR = "error"
@@ -74,14 +75,15 @@ def session_group(session_key: str) -> str:
     return "auth-s" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
-def game_view(view: dict) -> dict:
+def game_view(view: dict, encoded: str | None = None) -> dict:
+    """`encoded`: view_json(view), when the writer has it already."""
     return {"type": GAME_VIEW, "seq": view["seq"], "you": view["you"],
-            "text": view_text(view)}
+            "text": view_text(view, encoded)}
 
 
-def game_watch(view: dict, seated: list[int]) -> dict:
+def game_watch(view: dict, seated: list[int], encoded: str | None = None) -> dict:
     return {"type": GAME_WATCH, "seq": view["seq"], "you": view["you"],
-            "text": view_text(view), "seated": seated}
+            "text": view_text(view, encoded), "seated": seated}
 
 
 def auth_revoked() -> dict:
@@ -92,9 +94,17 @@ def view_message(view: dict) -> dict:
     return {"type": VIEW, "seq": view["seq"], "view": view}
 
 
-def view_text(view: dict) -> str:
-    """view_message(view) as the JSON text a socket sends."""
-    return json.dumps(view_message(view))
+def view_json(view: dict) -> str:
+    """A view as JSON text (the API's answer; keys that are numbers become strings, as in
+    the standard library's json)."""
+    return orjson.dumps(view, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def view_text(view: dict, encoded: str | None = None) -> str:
+    """view_message(view) as the JSON text a socket sends; `encoded`: view_json(view)."""
+    if encoded is None:
+        encoded = view_json(view)
+    return f'{{"type":"{VIEW}","seq":{int(view["seq"])},"view":{encoded}}}'
 
 
 def error_message(error: str) -> dict:

@@ -430,10 +430,11 @@ def move_play(
                  queue_bots=queue_bots)[0]
 
 
-def move_play_view(*, game_id: int, user, seq, move) -> dict:
-    """move_play for a person, answering with their view of the result (the one the
-    broadcast sends them: built once)."""
-    return _move(game_id=game_id, user=user, seq=seq, move=move)[1].for_user(user)
+def move_play_view_json(*, game_id: int, user, seq, move) -> str:
+    """move_play for a person, answering with their view of the result as JSON: the one
+    the broadcast sends them, built and encoded once."""
+    views = _move(game_id=game_id, user=user, seq=seq, move=move)[1]
+    return views.encoded(views.for_user(user))
 
 
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
