@@ -1,10 +1,9 @@
 """Live updates after a change: every seat's view and the spectators' view, built once.
 
 The writer builds the views from what it holds in memory (the state it just applied,
-the seats, the clock rows) and sends each seated user's view to that user's group and
-the spectator view to the game's watch group, after commit. Consumers only forward
-what they receive: no database work per socket and per move (messages.py lists the
-groups and events).
+the seats, the clock rows) and, after commit, sends them all in one message to the
+game's group; each socket forwards its own user's view (or the spectators'): no database
+work per socket and per move (messages.py lists the groups and events).
 """
 
 import logging
@@ -75,28 +74,20 @@ def views_load(game_id: int) -> GameViews | None:
     return views_build(game, game_seats(game), game_state(game), events.view_parts(game))
 
 
-def views_send(views: GameViews, *, also_users=()) -> None:
-    """Deliver after commit: one message per seated user, one to the watchers. Users in
-    `also_users` (e.g. one who just left a seat) get the spectator view in their group."""
+def views_send(views: GameViews) -> None:
+    """Deliver after commit: one message to the game's group with every view in it."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        publisher.publish(layer, _send, views, tuple(also_users))
+        publisher.publish(layer, _send, views)
     except Exception:  # a broken channel layer must not lose the move
         log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)
 
 
-async def _send(layer, views: GameViews, also_users: tuple) -> None:
-    for user_id, view in views.by_user.items():
-        await layer.group_send(messages.user_group(views.game_id, user_id),
-                               messages.game_view(view, views.encoded(view)))
-    seated = list(views.by_user)
-    spectator = views.encoded(views.spectator)
-    watch = messages.game_watch(views.spectator, seated, spectator)
-    await layer.group_send(messages.watch_group(views.game_id), watch)
-    for user_id in also_users:
-        if user_id not in views.by_user:
-            await layer.group_send(messages.user_group(views.game_id, user_id),
-                                   messages.game_view(views.spectator, spectator))
-
+async def _send(layer, views: GameViews) -> None:
+    texts = {user_id: messages.view_text(view, views.encoded(view))
+             for user_id, view in views.by_user.items()}
+    spectator = messages.view_text(views.spectator, views.encoded(views.spectator))
+    await layer.group_send(messages.game_group(views.game_id),
+                           messages.game_views(views.seq, texts, spectator))

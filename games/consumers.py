@@ -47,17 +47,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.groups_joined: set[str] = set()
         self.last_seq = -1
+        self.watching = False  # set once the user may see the game: views go out then
         self.allowance = float(messages.RATE_BURST)
         self.allowance_at = time.monotonic()
         user = self.scope.get("user")
         if self.scope.get("token_invalid"):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        # Anonymous visitors may watch public games (no user group, no presence).
+        # Anonymous visitors may watch public games (no presence).
         self.user_id = user.pk if user is not None and user.is_authenticated else None
-        # Join before reading, so a change between the two is not missed.
-        if self.user_id is not None:
-            await self._join(messages.user_group(self.game_id, self.user_id))
         await self._join(self._auth_group())
         try:
             watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
@@ -68,6 +66,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             # A game one may not watch is as good as missing.
             await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
+        # The game's views reach only a socket allowed to watch; it joins before its first
+        # view is read, so a change between the two is not missed.
+        self.watching = True
+        await self._join(messages.game_group(self.game_id))
         await self.accept()
         await live_sockets.opened()
         self.counted = True
@@ -152,14 +154,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- from the channel layer ------------------------------------------------------------
 
-    async def game_view(self, event):
-        """This user's own view of a committed change, built and encoded by the writer."""
-        await self._forward_text(event["seq"], event["you"], event["text"])
-
-    async def game_watch(self, event):
-        """The spectator view: only for connections whose user has no seat."""
-        if self.user_id is None or self.user_id not in event["seated"]:
-            await self._forward_text(event["seq"], event["you"], event["text"])
+    async def game_views(self, event):
+        """A committed change: every view, encoded by the writer; this socket sends its
+        own user's (the spectators' when the user has no seat)."""
+        if not self.watching:
+            return
+        key = str(self.user_id)
+        if key in event["texts"]:
+            await self._forward_text(event["seq"], event["texts"][key])
+        else:
+            await self._forward_text(event["seq"], event["spectator"])
 
     async def auth_revoked(self, event):
         await self.close(code=CLOSE_UNAUTHORIZED)
@@ -167,19 +171,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     # ---- helpers ---------------------------------------------------------------------------
 
     async def _forward(self, view: dict, force: bool = False):
-        await self._forward_text(view["seq"], view["you"], messages.view_text(view), force)
+        await self._forward_text(view["seq"], messages.view_text(view), force)
 
-    async def _forward_text(self, seq: int, you: int | None, text: str, force: bool = False):
+    async def _forward_text(self, seq: int, text: str, force: bool = False):
         if seq < self.last_seq and not force:
             return  # an older event arriving late: the client already has newer
         self.last_seq = seq
-        # Spectators hear the watch group; seated users only their own group.
-        watch = messages.watch_group(self.game_id)
-        if you is None:
-            await self._join(watch)
-        elif watch in self.groups_joined:
-            self.groups_joined.discard(watch)
-            await self.channel_layer.group_discard(watch, self.channel_name)
         await self.send(text_data=text)
 
     async def _join(self, group: str | None):

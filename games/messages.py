@@ -30,13 +30,14 @@ open; 4403 not allowed to watch; 4404 no such game.
 
 Channel layer (server internal), after a change commits; the writer builds every view once
 (games.broadcast) and consumers only forward:
-    group "game-<id>-u<user id>"   {"type": "game.view", "seq": n, "you": seat,
-                                   "text": "..."}   that seated user's view, as the
-                                   socket's "view" message already in JSON (encoded
-                                   once, whatever the sockets and processes)
-    group "game-<id>-watch"        {"type": "game.watch", "seq": n, "you": null,
-                                   "text": "...", "seated": [user ids]}   the spectator
-                                   view (seated users drop it: theirs comes to their group)
+    group "game-<id>"              {"type": "game.views", "seq": n,
+                                   "texts": {"<user id>": "..."}, "spectator": "..."}
+                                   every seated user's view and the spectators' one, each
+                                   already the JSON text of the socket's "view" message:
+                                   one message a change for all of a game's sockets; a
+                                   socket joins once allowed to watch and sends only its
+                                   own user's text (or the spectators'), so no other
+                                   seat's view leaves the server
     group "auth-t<token id>"       {"type": "auth.revoked"}   the token was revoked
     group "auth-s<session hash>"   {"type": "auth.revoked"}   the session logged out
 """
@@ -50,20 +51,15 @@ ERROR = "error"
 PONG = "pong"
 SYNC = "sync"
 PING = "ping"
-GAME_VIEW = "game.view"
-GAME_WATCH = "game.watch"
+GAME_VIEWS = "game.views"
 AUTH_REVOKED = "auth.revoked"
 
 RATE_BURST = 20
 RATE_PER_SECOND = 5.0
 
 
-def user_group(game_id: int, user_id: int) -> str:
-    return f"game-{game_id}-u{user_id}"
-
-
-def watch_group(game_id: int) -> str:
-    return f"game-{game_id}-watch"
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
 
 
 def token_group(token_id: int) -> str:
@@ -75,15 +71,11 @@ def session_group(session_key: str) -> str:
     return "auth-s" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
-def game_view(view: dict, encoded: str | None = None) -> dict:
-    """`encoded`: view_json(view), when the writer has it already."""
-    return {"type": GAME_VIEW, "seq": view["seq"], "you": view["you"],
-            "text": view_text(view, encoded)}
-
-
-def game_watch(view: dict, seated: list[int], encoded: str | None = None) -> dict:
-    return {"type": GAME_WATCH, "seq": view["seq"], "you": view["you"],
-            "text": view_text(view, encoded), "seated": seated}
+def game_views(seq: int, texts: dict[int, str], spectator: str) -> dict:
+    """`texts`: user id -> view_text of that seated user's view; `spectator`: the
+    spectators' view_text. (Keys are strings: the channel layer's msgpack wants them.)"""
+    return {"type": GAME_VIEWS, "seq": seq, "texts": {str(u): t for u, t in texts.items()},
+            "spectator": spectator}
 
 
 def auth_revoked() -> dict:

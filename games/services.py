@@ -139,16 +139,16 @@ def _clean_bots(bots, players: int) -> list[str]:
     return bots
 
 
-def _after_change(game_id: int, seq: int, *, queue_bots: bool = True, also_users=()) -> None:
+def _after_change(game_id: int, seq: int, *, queue_bots: bool = True) -> None:
     """Tell the game's listeners that it changed, then queue a bot turn if one is due.
 
     Runs after commit, for changes other than moves (rare): the views are read from the
-    database once here, never per socket. `also_users` get the spectator view (a player
-    who just left their seat).
+    database once here, never per socket (a player who just left their seat is no longer
+    in the views: their sockets get the spectators' one).
     """
     views = broadcast.views_load(game_id)
     if views is not None:
-        broadcast.views_send(views, also_users=also_users)
+        broadcast.views_send(views)
     if queue_bots:
         bot_turn_queue(game_id=game_id, seq=seq)
 
@@ -377,7 +377,7 @@ def game_leave(*, game_id: int, user) -> Game:
             game.created_by = game.seats.filter(user__isnull=False).first().user
             game.save(update_fields=["created_by"])
         transaction.on_commit(
-            lambda: _after_change(game.pk, game.seq, also_users=[user.pk]))
+            lambda: _after_change(game.pk, game.seq))
     return game
 
 

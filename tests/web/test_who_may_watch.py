@@ -146,3 +146,31 @@ async def _socket_follows_the_same_rule():
         message = await ws.receive_json_from(timeout=5)
         assert message["type"] == "view" and message["view"]["id"] in (private.pk, public.pk)
         await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_socket_hears_nothing_of_the_game_afterwards():
+    async_to_sync(_refused_socket_hears_nothing)()
+
+
+async def _refused_socket_hears_nothing():
+    from accounts.services import api_token_create
+
+    def setup():
+        ann, bob, eve = (make_user(n) for n in ("ann", "bob", "eve"))
+        private = services.game_create(creator=ann, players=3, private=True)
+        tokens = {u.username: api_token_create(user=u, name="ws")[1] for u in (ann, eve)}
+        return private, bob, tokens
+
+    private, bob, tokens = await database_sync_to_async(setup)()
+    outsider = _ws(private.pk, f"?token={tokens['eve']}")
+    assert (await outsider.connect()) == (False, 4404)
+    creator = _ws(private.pk, f"?token={tokens['ann']}")
+    assert (await creator.connect())[0]
+    assert (await creator.receive_json_from(timeout=5))["seq"] == 0
+    await database_sync_to_async(services.game_join)(
+        game_id=private.pk, user=bob, invite_code=private.invite_code)
+    changed = await creator.receive_json_from(timeout=5)  # the change went out...
+    assert [p["name"] for p in changed["view"]["players"]][:2] == ["ann", "bob"]
+    assert await outsider.receive_nothing(timeout=0.5)  # ...but not to the refused socket
+    await creator.disconnect()
