@@ -32,7 +32,29 @@ class SharedPoolClient(RedisCacheClient):
         return client
 
 
+# INCRBY only if the key exists, in one round trip and atomically (Django checks EXISTS
+# first, then increments: two round trips, and a key expiring between them came back
+# without a timeout). Every rate-limited request increments a counter.
+_INCR_IF_EXISTS = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end
+return nil
+"""
+_incr_scripts: dict = {}  # id of a shared client -> its registered script
+
+
+class SharedPoolIncrClient(SharedPoolClient):
+    def incr(self, key, delta):
+        client = self.get_client(key, write=True)
+        script = _incr_scripts.get(id(client))
+        if script is None:
+            script = _incr_scripts[id(client)] = client.register_script(_INCR_IF_EXISTS)
+        value = script(keys=[key], args=[delta])
+        if value is None:
+            raise ValueError(f"Key '{key}' not found.")
+        return value
+
+
 class SharedPoolRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
-        self._class = SharedPoolClient
+        self._class = SharedPoolIncrClient

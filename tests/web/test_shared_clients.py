@@ -3,6 +3,7 @@ cache's client and pool (each request gets its own cache object under ASGI), and
 result backend (each request runs on a new thread)."""
 
 import threading
+import uuid
 
 import pytest
 from django.conf import settings
@@ -25,6 +26,22 @@ def test_every_cache_object_of_a_process_shares_one_redis_client(settings):
     for _ in range(20):
         caches.create_connection("default").get("k")
     assert len(pool._available_connections) + len(pool._in_use_connections) <= 2
+
+
+@pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis as the cache")
+def test_a_counter_counts_up_in_place_and_a_missing_one_is_not_created(settings):
+    settings.CACHES = {"default": {
+        "BACKEND": "blaze_site.redis_cache.SharedPoolRedisCache",
+        "LOCATION": settings.REDIS_URL, "KEY_PREFIX": f"incr-test-{uuid.uuid4().hex[:8]}"}}
+    cache = caches.create_connection("default")
+    with pytest.raises(ValueError):
+        cache.incr("missing")
+    assert cache.get("missing") is None  # not created by the attempt
+    assert cache.add("count", 1, 60)
+    assert [cache.incr("count"), cache.incr("count", 5)] == [2, 7]
+    assert cache.get("count") == 7
+    client = cache._cache.get_client()
+    assert 0 < client.ttl(cache.make_key("count")) <= 60  # its window still ends
 
 
 def test_celery_builds_its_result_backend_once_for_all_threads():
