@@ -7,13 +7,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
 # Set up Django before importing anything that touches models (consumers, auth).
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
 
+from django.conf import settings  # noqa: E402
+
 from .asgi_handler import SyncChainASGIHandler  # noqa: E402
 
-django_asgi_app = SyncChainASGIHandler()
+# the threads that serve HTTP requests (no limit at the gate: as many as a busy site uses)
+django_asgi_app = SyncChainASGIHandler(settings.WEB_SYNC_THREADS or 32)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 from games.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
 

@@ -1,20 +1,65 @@
-"""Django's ASGI handler, running a request's whole middleware chain and view in one go on
-its thread.
+"""Django's ASGI handler, serving each HTTP request in one go on one of a few long-lived
+threads.
 
-The stock handler builds an async chain; our middleware is synchronous, so Django adapts
-and a request went thread → event loop → thread and back (URL resolution on the loop in
-between): two extra hops that each wait for the loop and the GIL under load. Here the
-chain is built synchronous and called once through sync_to_async (an async view, should
-one appear, is adapted by Django as in WSGI).
+The stock handler gives every request a new thread of its own (asgiref's
+ThreadSensitiveContext), hops to it for the request_started signal, back to the loop, to
+it again for the middleware and the view, and again to close the response. Under load a
+new thread each request was a large share of a web process's CPU: the thread itself,
+then new database and cache client objects for it (they are thread-local). Here the
+signals, the request, our synchronous middleware chain and the view run in one call on a
+pool of `threads` threads that live as long as the process, so each keeps its connection
+objects (its database connection returns to the pool at the end of every request, as
+before). An async view, should one appear, is adapted by Django as in WSGI.
 """
 
-from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import SyncToAsync
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 
 class SyncChainASGIHandler(ASGIHandler):
+    def __init__(self, threads: int):
+        super().__init__()
+        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+    def _on_thread(self, function):
+        return SyncToAsync(function, thread_sensitive=False, executor=self._threads)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            response = await self._on_thread(self._serve)(scope, body_file)
+            await self.send_response(response, send)
+            if response.streaming:  # its content was produced while sending
+                await self._on_thread(response.close)()
+        finally:
+            body_file.close()
+
+    def _serve(self, scope, body_file):
+        """What ASGIHandler.handle does between reading the body and sending the answer,
+        synchronously: the response comes back closed (request_finished has run on this
+        thread) unless it streams."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()
+        return response
