@@ -144,12 +144,16 @@ def _clock_fields(row: SeatClock) -> dict:
 
 
 def _save_changed(rows: list, before: list[dict]) -> None:
-    """Write only the rows a move changed (usually the mover's and the next seat's): a
-    plain UPDATE each costs far less than bulk_update's CASE over every row."""
+    """Write only the rows a move changed (usually the mover's and the next seat's), in
+    one statement."""
+    changed_rows, fields = [], set()
     for row, old in zip(rows, before, strict=True):
         changed = [f for f, v in _clock_fields(row).items() if old[f] != v]
         if changed:
-            sql_rows.update(row, changed)
+            changed_rows.append(row)
+            fields.update(changed)
+    if changed_rows:  # one statement (games.rows), whatever rows changed
+        sql_rows.update_many(changed_rows, [f for f in CLOCK_FIELDS if f in fields])
 
 
 def _live_check_key(game_id: int) -> str:

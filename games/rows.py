@@ -114,6 +114,36 @@ def update(instance, attnames) -> None:
 
 
 @cache
+def _update_many_sql(model, attnames: tuple[str, ...], count: int, vendor: str) -> str:
+    meta = model._meta
+    pk = _q(meta.pk.column)
+    whens = " ".join(["WHEN %s THEN %s"] * count)
+    sets = ", ".join(
+        f"{_q(meta.get_field(a).column)} = CASE {pk} {whens} "
+        f"ELSE {_q(meta.get_field(a).column)} END" for a in attnames)
+    marks = ", ".join(["%s"] * count)
+    return f"UPDATE {_q(meta.db_table)} SET {sets} WHERE {pk} IN ({marks})"
+
+
+def update_many(instances: list, attnames) -> None:
+    """UPDATE several rows of one model in one statement: the named fields of each."""
+    if len(instances) == 1:
+        update(instances[0], attnames)
+        return
+    attnames = tuple(attnames)
+    meta = instances[0]._meta
+    params = []
+    for a in attnames:
+        field = meta.get_field(a)
+        for instance in instances:
+            params += [instance.pk, _prep(field, getattr(instance, field.attname))]
+    params += [instance.pk for instance in instances]
+    sql = _update_many_sql(type(instances[0]), attnames, len(instances), connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@cache
 def _insert_sql(model, vendor: str) -> tuple[str, tuple]:
     meta = model._meta
     fields = tuple(f for f in meta.concrete_fields if not f.primary_key)

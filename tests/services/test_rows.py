@@ -82,3 +82,20 @@ def test_clock_rows_load_with_their_times():
     orm = list(SeatClock.objects.filter(game=game).order_by("seat"))
     assert [_fields(c) for c in loaded] == [_fields(c) for c in orm]
     assert any(c.running_since is not None for c in loaded)
+
+
+def test_several_rows_update_in_one_statement_each_with_its_own_values(
+        django_assert_num_queries):
+    game = started_game(_players(), LIVE)
+    clocks = list(SeatClock.objects.filter(game=game).order_by("seat"))
+    first, second, untouched = clocks[0], clocks[1], clocks[2]
+    first.remaining, first.running_since, first.warned = 12.5, None, True
+    second.remaining, second.running_since = 99.0, timezone.now()
+    second.timeouts = 7  # not named: stays as stored
+    with django_assert_num_queries(1):
+        rows.update_many([first, second], ["remaining", "running_since", "warned"])
+    back = {c.seat: c for c in SeatClock.objects.filter(game=game)}
+    assert (back[0].remaining, back[0].running_since, back[0].warned) == (12.5, None, True)
+    assert back[1].remaining == 99.0 and back[1].running_since == second.running_since
+    assert back[1].warned is False and back[1].timeouts == 0
+    assert _fields(back[2]) == _fields(untouched)
