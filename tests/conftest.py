@@ -28,14 +28,18 @@ def _default_language():
 @pytest.fixture(autouse=True)
 def _clear_cache():
     # Rate limits are counted in the cache; every test starts with a clean slate (and no
-    # token remembered from another test's rows).
+    # token remembered from another test's rows, nor a game state: a rolled-back test's
+    # game ids come again in the next test, with other deals).
     from accounts import token_cache
+    from games.selectors import state_cache_clear
 
     cache.clear()
     token_cache.clear()
+    state_cache_clear()
     yield
     cache.clear()
     token_cache.clear()
+    state_cache_clear()
 
 
 @pytest.fixture
