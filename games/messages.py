@@ -82,10 +82,6 @@ def auth_revoked() -> dict:
     return {"type": AUTH_REVOKED}
 
 
-def view_message(view: dict) -> dict:
-    return {"type": VIEW, "seq": view["seq"], "view": view}
-
-
 def view_json(view: dict) -> str:
     """A view as JSON text (the API's answer; keys that are numbers become strings, as in
     the standard library's json)."""
@@ -93,7 +89,8 @@ def view_json(view: dict) -> str:
 
 
 def view_text(view: dict, encoded: str | None = None) -> str:
-    """view_message(view) as the JSON text a socket sends; `encoded`: view_json(view)."""
+    """The socket's {"type": "view", "seq": n, "view": {...}} as JSON text; `encoded`:
+    view_json(view), when the writer has it already."""
     if encoded is None:
         encoded = view_json(view)
     return f'{{"type":"{VIEW}","seq":{int(view["seq"])},"view":{encoded}}}'
