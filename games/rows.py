@@ -17,9 +17,6 @@ def quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-_q = quote
-
-
 class Columns:
     """A model's columns in a SELECT under a table alias, and the loader of its instances
     from a row of such a SELECT."""
@@ -30,7 +27,7 @@ class Columns:
         self.names = [f.attname for f in self.fields]
         self.cols = [f.get_col(alias) for f in self.fields]
         self.pk_at = self.names.index(model._meta.pk.attname)
-        self.sql = ", ".join(f"{alias}.{_q(f.column)}" for f in self.fields)
+        self.sql = ", ".join(f"{alias}.{quote(f.column)}" for f in self.fields)
         self.width = len(self.fields)
 
     def load(self, row, start: int = 0):
@@ -45,22 +42,22 @@ class Columns:
 
 
 @cache
-def _converters(model, vendor: str) -> list[tuple[int, list]]:
-    """(column number, converters) as SQLCompiler.apply_converters runs them."""
-    out = []
-    for i, field in enumerate(model._meta.concrete_fields):
-        col = field.get_col(model._meta.db_table)
-        convs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-        if convs:
-            out.append((i, convs))
-    return out
-
-
-@cache
 def _field_converters(model, attname: str, vendor: str):
+    """A field's column and its converters, as SQLCompiler.apply_converters runs them."""
     field = next(f for f in model._meta.concrete_fields if f.attname == attname)
     col = field.get_col(model._meta.db_table)
     return col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)
+
+
+@cache
+def _converters(model, vendor: str) -> list[tuple[int, list]]:
+    """(column number, converters) for the model's columns that have any."""
+    out = []
+    for i, field in enumerate(model._meta.concrete_fields):
+        convs = _field_converters(model, field.attname, vendor)[1]
+        if convs:
+            out.append((i, convs))
+    return out
 
 
 def column(model, attname: str, sql: str, params) -> list:
@@ -98,8 +95,8 @@ def _prep(field, value):
 @cache
 def _update_sql(model, attnames: tuple[str, ...], vendor: str) -> str:
     meta = model._meta
-    sets = ", ".join(f"{_q(meta.get_field(a).column)} = %s" for a in attnames)
-    return f"UPDATE {_q(meta.db_table)} SET {sets} WHERE {_q(meta.pk.column)} = %s"
+    sets = ", ".join(f"{quote(meta.get_field(a).column)} = %s" for a in attnames)
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
 
 
 def update(instance, attnames) -> None:
@@ -116,13 +113,13 @@ def update(instance, attnames) -> None:
 @cache
 def _update_many_sql(model, attnames: tuple[str, ...], count: int, vendor: str) -> str:
     meta = model._meta
-    pk = _q(meta.pk.column)
+    pk = quote(meta.pk.column)
     whens = " ".join(["WHEN %s THEN %s"] * count)
     sets = ", ".join(
-        f"{_q(meta.get_field(a).column)} = CASE {pk} {whens} "
-        f"ELSE {_q(meta.get_field(a).column)} END" for a in attnames)
+        f"{quote(meta.get_field(a).column)} = CASE {pk} {whens} "
+        f"ELSE {quote(meta.get_field(a).column)} END" for a in attnames)
     marks = ", ".join(["%s"] * count)
-    return f"UPDATE {_q(meta.db_table)} SET {sets} WHERE {pk} IN ({marks})"
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {pk} IN ({marks})"
 
 
 def update_many(instances: list, attnames) -> None:
@@ -147,11 +144,11 @@ def update_many(instances: list, attnames) -> None:
 def _insert_sql(model, vendor: str) -> tuple[str, tuple]:
     meta = model._meta
     fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
-    columns = ", ".join(_q(f.column) for f in fields)
+    columns = ", ".join(quote(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    sql = f"INSERT INTO {_q(meta.db_table)} ({columns}) VALUES ({marks})"
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
     if connection.features.can_return_columns_from_insert:
-        sql += f" RETURNING {_q(meta.pk.column)}"
+        sql += f" RETURNING {quote(meta.pk.column)}"
     return sql, fields
 
 
