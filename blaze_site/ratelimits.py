@@ -1,4 +1,5 @@
-"""Rate limits: counted in the shared cache (django-ratelimit), one name per kind of request.
+"""Rate limits: counted in the shared cache, one name per kind of request, in fixed windows
+as django-ratelimit's (a key's window starts at an offset of its own).
 
 Signed-in users (session or API token) are counted per user; anonymous requests per client
 address, as allauth sees it (its trusted-proxy settings apply: README "Behind a proxy").
@@ -6,13 +7,18 @@ The rates are ``settings.BLAZE_RATE_LIMITS``. A refusal is ``RateLimited``: the 
 it with JSON, pages with a readable 429 page (blaze_site/errors.py), both with Retry-After.
 """
 
+import hashlib
 import logging
+import time
+import zlib
 
 from django.conf import settings
+from django.core.cache import caches
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django_ratelimit.core import get_usage
 from redis.exceptions import RedisError
+
+from .redis_cache import SharedPoolRedisCache
 
 log = logging.getLogger(__name__)
 
@@ -42,25 +48,53 @@ def client_ip(request) -> str:
     return get_adapter(request).get_client_ip(request)
 
 
-def _key(group: str, request) -> str:
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _who(request) -> str:
     user = request.user
     if user.is_authenticated:
         return f"user:{user.pk}"
     return f"ip:{client_ip(request)}"
 
 
+def _window_end(who: str, period: int, now: int) -> int:
+    """Windows of one key start at an offset of its own, so counters do not all restart
+    at once."""
+    if period == 1:
+        return now + 1
+    end = now - now % period + zlib.crc32(who.encode()) % period
+    return end + period if end <= now else end
+
+
+def _count(key: str, timeout: int) -> int:
+    store = caches[settings.RATELIMIT_USE_CACHE]
+    if isinstance(store, SharedPoolRedisCache):
+        return store.count(key, timeout)  # one round trip
+    if store.add(key, 1, timeout):
+        return 1
+    return store.incr(key)
+
+
 def rate_limit_check(request, name: str) -> None:
     """Count one request of kind `name`; raise RateLimited when over the rate."""
+    limit, unit = settings.BLAZE_RATE_LIMITS[name].split("/")
+    period = _PERIODS[unit]
+    who = _who(request)
+    now = int(time.time())
+    end = _window_end(who, period, now)
+    key = "rl:" + hashlib.sha256(f"blaze.{name}|{limit}/{period}s|{who}|{end}".encode()
+                                 ).hexdigest()
     try:
-        usage = get_usage(request, group=f"blaze.{name}", key=_key,
-                          rate=settings.BLAZE_RATE_LIMITS[name], increment=True)
-    except (OSError, RedisError):
+        count = _count(key, period + 1)
+    except (OSError, RedisError, ValueError):
         # The shared cache is down (a Redis restart): a move must not fail for want of a
-        # counter, so the limit is open until it is back.
+        # counter, so the limit is open until it is back. (ValueError: the counter
+        # expired between add and incr, on a cache without the one-step count.)
         log.warning("rate limit %s not counted: the cache is unreachable", name)
         return
-    if usage is not None and usage["should_limit"]:
-        wait = usage["time_left"]
+    if count > int(limit):
+        wait = end - now
         raise RateLimited(
             str(_MESSAGES[name]) + " " + _("Try again in %(n)s s.") % {"n": max(1, wait)},
             retry_after=wait,

@@ -54,7 +54,26 @@ class SharedPoolIncrClient(SharedPoolClient):
         return value
 
 
+# A rate window's counter: created with its timeout on the first count, in one round trip
+# (django-ratelimit adds, then increments: two round trips on every limited request).
+_COUNT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+_count_scripts: dict = {}
+
+
 class SharedPoolRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = SharedPoolIncrClient
+
+    def count(self, key: str, timeout: int) -> int:
+        """Add one to the counter `key` (made with `timeout` seconds to live); its count."""
+        key = self.make_and_validate_key(key)
+        client = self._cache.get_client(key, write=True)
+        script = _count_scripts.get(id(client))
+        if script is None:
+            script = _count_scripts[id(client)] = client.register_script(_COUNT)
+        return int(script(keys=[key], args=[int(timeout)]))

@@ -70,7 +70,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "blaze_site.errors.ErrorAnswersMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "blaze_site.security.SiteCSPMiddleware",
     "blaze_site.security.NoStoreMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

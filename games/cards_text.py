@@ -1,9 +1,13 @@
 """Cards in words, for pages and the game log (translated; the codes stay "R5", "YF")."""
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 SUIT_SYMBOLS = {"R": "▲", "Y": "●", "B": "◆"}
+
+# Every move's log line names its cards for each reader: four lookups in the catalogue a
+# card. The words of a card depend only on the language, so they are kept per language.
+_NAMES: dict[tuple[str | None, str], str] = {}
 
 
 def suit_name(suit: str) -> str:
@@ -11,11 +15,19 @@ def suit_name(suit: str) -> str:
             "B": pgettext("suit", "blue")}[suit]
 
 
-def card_name(card: str) -> str:
-    """ "red 5", "yellow Firebird". """
+def _card_name(card: str) -> str:
     if card[1] == "F":
         return _("%(suit)s Firebird") % {"suit": suit_name(card[0])}
     return _("%(suit)s %(rank)s") % {"suit": suit_name(card[0]), "rank": card[1]}
+
+
+def card_name(card: str) -> str:
+    """ "red 5", "yellow Firebird". """
+    key = (get_language(), card)
+    name = _NAMES.get(key)
+    if name is None:
+        name = _NAMES[key] = _card_name(card)
+    return name
 
 
 def cards_list(cards: list[str]) -> str:

@@ -91,3 +91,14 @@ def test_a_players_view_from_the_api_is_never_stored(client, ann):
 @pytest.mark.django_db
 def test_public_pages_may_still_be_cached(client):
     assert "no-store" not in client.get("/leaderboard/").get("Cache-Control", "")
+
+
+@pytest.mark.django_db
+def test_the_apis_json_answers_forbid_loading_and_framing_anything(client, ann):
+    game = services.game_create(creator=ann, players=3)
+    for response in (client.get(f"/api/v1/games/{game.pk}", **bearer(ann)),
+                     client.get("/api/v1/games/999999", **bearer(ann)),
+                     api_post(client, f"/api/v1/games/{game.pk}/moves",
+                              {"seq": 0, "move": "nonsense"}, bearer(ann))):
+        assert response["Content-Type"].startswith("application/json")
+        assert response["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"

@@ -44,6 +44,39 @@ def test_a_counter_counts_up_in_place_and_a_missing_one_is_not_created(settings)
     assert 0 < client.ttl(cache.make_key("count")) <= 60  # its window still ends
 
 
+@pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis as the cache")
+def test_moves_past_the_rate_are_refused_with_one_redis_round_trip_a_move(settings):
+    from types import SimpleNamespace
+
+    from blaze_site.ratelimits import RateLimited, rate_limit_check
+
+    settings.CACHES = {"default": {
+        "BACKEND": "blaze_site.redis_cache.SharedPoolRedisCache",
+        "LOCATION": settings.REDIS_URL, "KEY_PREFIX": f"rate-test-{uuid.uuid4().hex[:8]}"}}
+    settings.BLAZE_RATE_LIMITS = {**settings.BLAZE_RATE_LIMITS, "move": "3/h"}
+    request = SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=77))
+    client = caches["default"]._cache.get_client()
+    sent = []
+    real = client.connection_pool.get_connection
+
+    def counting(*args, **kwargs):
+        sent.append(1)
+        return real(*args, **kwargs)
+
+    client.connection_pool.get_connection = counting
+    try:
+        for _ in range(3):
+            rate_limit_check(request, "move")
+        assert len(sent) == 3
+        with pytest.raises(RateLimited) as refused:
+            rate_limit_check(request, "move")
+    finally:
+        del client.connection_pool.get_connection
+    assert 1 <= refused.value.retry_after <= 3600
+    counters = list(client.scan_iter(f"{caches['default'].key_prefix}*"))
+    assert len(counters) == 1 and 0 < client.ttl(counters[0]) <= 3601  # the window ends
+
+
 def test_celery_builds_its_result_backend_once_for_all_threads():
     seen = []
     thread = threading.Thread(target=lambda: seen.append(celery_app.backend))
