@@ -160,6 +160,17 @@ def _live_check_key(game_id: int) -> str:
     return f"live-check:{game_id}"
 
 
+# game id -> the moment of the live check this process queued last: while that moment is
+# ahead and no later than a move's new deadline, the move needs no cache read to know a
+# check is coming (the shared cache answers for checks other processes queued).
+_queued_here: dict[int, float] = {}
+_QUEUED_HERE_MAX = 10_000
+
+
+def live_checks_forget() -> None:
+    _queued_here.clear()
+
+
 def clocks_stop(game, now: datetime | None = None) -> None:
     """Stop every clock of a game that ended, whatever ended it (on game_ended, holding
     the game row lock): no deadline is left for the sweeper to find."""
@@ -190,6 +201,9 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     wait = max(due_at - now.timestamp(), 0.0) + 0.25
     if wait > LIVE_CHECK_MAX_SECONDS:
         return
+    known = _queued_here.get(game.pk)
+    if known is not None and now.timestamp() < known <= due_at:
+        return
     key = _live_check_key(game.pk)
     try:
         pending = cache.get(key)
@@ -204,6 +218,9 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     def queue():
         deadline_check.apply_async((game_id, seq), countdown=wait)
         cache.set(key, due_at, timeout=int(wait) + 60)
+        if len(_queued_here) >= _QUEUED_HERE_MAX:
+            _queued_here.clear()
+        _queued_here[game_id] = due_at
 
     # robust: a failure here is logged and never keeps the move's broadcast from going out
     transaction.on_commit(queue, robust=True)

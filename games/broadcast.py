@@ -52,6 +52,7 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
     """Each seated user's view and the spectator view, from memory (no query);
     `last_events`: what the move just made did (games.narration), for the log lines."""
     views = GameViews(game.pk, game.seq)
+    said: dict = {}  # the log's words, made once for the readers who get the same ones
     for seat in seats:
         if seat.user_id is not None:
             # whatever words a view carries are said in its reader's language, not the
@@ -59,9 +60,10 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
             with in_language_of(seat.user):
                 views.by_user[seat.user_id] = view_build(
                     game, seats, state, seat.index, clocks, viewer_id=seat.user_id,
-                    last_events=last_events)
+                    last_events=last_events, said=said)
     with translation.override(settings.LANGUAGE_CODE):
-        views.spectator = view_build(game, seats, state, None, clocks, last_events=last_events)
+        views.spectator = view_build(game, seats, state, None, clocks,
+                                     last_events=last_events, said=said)
     return views
 
 

@@ -154,8 +154,8 @@ class Game:
         self._settle_push(final=True)
         final = max((v for v in self.latest if v), key=lambda v: v["seq"])
         if final["status"] == "finished":
-            run.finished += 1
             await self._check_record(final)
+            run.finished += 1  # after the check: the drain's end may cut it short
 
     async def _socket(self, k: int):
         url = self.ws_urls[k].replace("http", "ws", 1)

@@ -8,8 +8,8 @@ placed (then its target shows) and its value only once the round is scored (RULE
 Hands and the deck never appear.
 """
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from .cards_text import card_name, cards_list
 from .engine import State
@@ -221,13 +221,31 @@ def event_text(event: dict, names: list[str], you: int | None) -> str | None:
     return None
 
 
+def _reader(event: dict, you: int | None) -> int | None:
+    """`you` where the words depend on who reads them (the seats a fact names), else
+    None: every other reader of one language gets the same words."""
+    ranking = event.get("ranking")
+    named = (event.get("seat"), event.get("target"), event.get("loser"),
+             ranking[0] if ranking else None)
+    return you if you is not None and you in named else None
+
+
 def lines_for(events_by_seq: list[tuple[int, list[dict]]], names: list[str],
-              you: int | None) -> list[dict]:
-    """[{"seq": n, "text": …}] for moves in order (`seq` counts moves: 1 = the first)."""
+              you: int | None, said: dict | None = None) -> list[dict]:
+    """[{"seq": n, "text": …}] for moves in order (`seq` counts moves: 1 = the first).
+    `said`: a dict shared by the readers of one change (same events, same names), so
+    words said for one reader are not made again for the next."""
     lines = []
+    language = get_language()
     for seq, events in events_by_seq:
         for event in events:
-            text = event_text(event, names, you)
+            if said is None:
+                text = event_text(event, names, you)
+            else:
+                key = (language, id(event), _reader(event, you))
+                if key not in said:
+                    said[key] = event_text(event, names, you)
+                text = said[key]
             if text:
                 lines.append({"seq": seq, "text": text})
     return lines

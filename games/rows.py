@@ -10,7 +10,13 @@ instances are the ORM's instances; no signals are sent (nothing listens to these
 
 from functools import cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+
+def _db():
+    """The connection itself: `connection` is a proxy that looks it up again on every
+    attribute (a context-local read, ~30 a move)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def quote(name: str) -> str:
@@ -35,10 +41,11 @@ class Columns:
         values = list(row[start:start + self.width])
         if values[self.pk_at] is None:
             return None
-        for i, convs in _converters(self.model, connection.vendor):
+        db = _db()
+        for i, convs in _converters(self.model, db.vendor):
             for convert in convs:
-                values[i] = convert(values[i], self.cols[i], connection)
-        return self.model.from_db(connection.alias, self.names, values)
+                values[i] = convert(values[i], self.cols[i], db)
+        return self.model.from_db(db.alias, self.names, values)
 
 
 @cache
@@ -63,17 +70,18 @@ def _converters(model, vendor: str) -> list[tuple[int, list]]:
 def column(model, attname: str, sql: str, params) -> list:
     """The first column of the rows `sql` selects, holding the model's field `attname`,
     converted as the ORM converts it."""
-    col, convs = _field_converters(model, attname, connection.vendor)
+    db = _db()
+    col, convs = _field_converters(model, attname, db.vendor)
     out = []
     for (value, *_) in select(sql, params):
         for convert in convs:
-            value = convert(value, col, connection)
+            value = convert(value, col, db)
         out.append(value)
     return out
 
 
 def select(sql: str, params) -> list[tuple]:
-    with connection.cursor() as cursor:
+    with _db().cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
@@ -81,15 +89,16 @@ def select(sql: str, params) -> list[tuple]:
 def lock_clause(alias: str) -> str:
     """Row lock of the named table until the transaction ends, where the database has
     row locks (SQLite writes one transaction at a time anyway)."""
-    if not connection.features.has_select_for_update:
+    features = _db().features
+    if not features.has_select_for_update:
         return ""
-    if connection.features.has_select_for_update_of:
+    if features.has_select_for_update_of:
         return f" FOR UPDATE OF {alias}"
     return " FOR UPDATE"
 
 
-def _prep(field, value):
-    return field.get_db_prep_save(value, connection)
+def _prep(field, value, db):
+    return field.get_db_prep_save(value, db)
 
 
 @cache
@@ -103,11 +112,12 @@ def update(instance, attnames) -> None:
     """UPDATE the instance's row: the named fields, as save(update_fields=...)."""
     attnames = tuple(attnames)
     meta = instance._meta
-    params = [_prep(meta.get_field(a), getattr(instance, meta.get_field(a).attname))
+    db = _db()
+    params = [_prep(meta.get_field(a), getattr(instance, meta.get_field(a).attname), db)
               for a in attnames]
     params.append(instance.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(type(instance), attnames, connection.vendor), params)
+    with db.cursor() as cursor:
+        cursor.execute(_update_sql(type(instance), attnames, db.vendor), params)
 
 
 @cache
@@ -129,14 +139,15 @@ def update_many(instances: list, attnames) -> None:
         return
     attnames = tuple(attnames)
     meta = instances[0]._meta
+    db = _db()
     params = []
     for a in attnames:
         field = meta.get_field(a)
         for instance in instances:
-            params += [instance.pk, _prep(field, getattr(instance, field.attname))]
+            params += [instance.pk, _prep(field, getattr(instance, field.attname), db)]
     params += [instance.pk for instance in instances]
-    sql = _update_many_sql(type(instances[0]), attnames, len(instances), connection.vendor)
-    with connection.cursor() as cursor:
+    sql = _update_many_sql(type(instances[0]), attnames, len(instances), db.vendor)
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
 
 
@@ -155,14 +166,15 @@ def _insert_sql(model, vendor: str) -> tuple[str, tuple]:
 def insert(instance) -> None:
     """INSERT the new instance (auto_now_add and defaults as save() fills them) and set
     its primary key."""
-    sql, fields = _insert_sql(type(instance), connection.vendor)
-    params = [_prep(f, f.pre_save(instance, True)) for f in fields]
-    with connection.cursor() as cursor:
+    db = _db()
+    sql, fields = _insert_sql(type(instance), db.vendor)
+    params = [_prep(f, f.pre_save(instance, True), db) for f in fields]
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
-        if connection.features.can_return_columns_from_insert:
+        if db.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
         else:
             pk = cursor.lastrowid
     instance.pk = pk
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = db.alias

@@ -180,7 +180,7 @@ def game_view_for(game: Game, user) -> dict:
 
 def view_build(game: Game, seats: list[Seat], state: State | None, you: int | None,
                clocks: dict, *, viewer_id: int | None = None,
-               last_events: list | None = None) -> dict:
+               last_events: list | None = None, said: dict | None = None) -> dict:
     """game_view_for from parts already in memory (no query): the seats with their users,
     the state after `game.seq` moves, the clock_view, and the facts of the latest move
     (games.narration.move_events), said in words for this reader."""
@@ -210,7 +210,7 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     )
     result.update(clocks)  # e.g. the clocks, from the apps above (events.view_parts)
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
-    result["log"] = lines_for([(game.seq, last_events)], seat_list, you) \
+    result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code

@@ -29,13 +29,16 @@ def _default_language():
 def _clear_cache():
     # Rate limits are counted in the cache; every test starts with a clean slate (and no
     # token remembered from another test's rows, nor a game state: a rolled-back test's
-    # game ids come again in the next test, with other deals).
+    # game ids come again in the next test, with other deals, nor a live check this
+    # process queued for such an id).
     from accounts import token_cache
+    from correspondence.clocks import live_checks_forget
     from games.selectors import state_cache_clear
 
     cache.clear()
     token_cache.clear()
     state_cache_clear()
+    live_checks_forget()
     yield
     cache.clear()
     token_cache.clear()

@@ -233,3 +233,27 @@ def test_a_live_deadline_is_checked_at_the_deadline_and_names_its_seq(clock, ann
         assert deadline_check(game.pk, seq) == len(game.waiting_on)
         assert deadline_check(game.pk, seq) == 0  # the game moved on: nothing
     assert Move.objects.filter(game=game).count() == len(game.waiting_on)
+
+
+def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
+        clock, ann, bob, cat, monkeypatch):
+    from django.core.cache import cache
+
+    from correspondence.tasks import deadline_check
+
+    queued, reads = [], []
+    monkeypatch.setattr(deadline_check, "apply_async",
+                        lambda args, countdown: queued.append((args, countdown)))
+    real_get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **kw: (
+        reads.append(key) if key.startswith("live-check:") else None) or real_get(key, *a, **kw))
+    game = started_game([ann, bob, cat], {"kind": "live", "minutes": 1})
+    assert len(queued) == 1 and queued[0][0] == (game.pk, game.seq)
+    reads.clear()
+    for _ in range(6):  # each move starts a clock whose deadline comes after the queued one
+        clock.shift(timedelta(seconds=2))
+        game = move_random(game, game.waiting_on[0])
+    assert len(queued) == 1 and reads == []
+    clock.shift(timedelta(seconds=60))  # past the queued check: it may have run
+    game = move_random(game, game.waiting_on[0])
+    assert reads == [f"live-check:{game.pk}"]

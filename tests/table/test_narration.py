@@ -40,6 +40,21 @@ def test_every_move_of_a_whole_game_is_said_in_words(players):
         state.round_losers
 
 
+@pytest.mark.parametrize("players", [3, 5])
+def test_words_shared_by_the_readers_of_a_change_are_each_readers_own_words(players):
+    from django.utils import translation
+
+    _state, events = _played(players, seed=20 + players)
+    names = NAMES[:players]
+    for seq, _move, ev in events:
+        said: dict = {}  # as views_build shares it among a change's readers
+        for you, language in [(None, "en"), *((s, "ja" if s % 2 else "en")
+                                              for s in range(players))]:
+            with translation.override(language):
+                alone = lines_for([(seq, ev)], names, you)
+                assert lines_for([(seq, ev)], names, you, said) == alone, (seq, you)
+
+
 def test_a_bet_reads_as_placed_to_everyone_but_its_owner_until_it_is_revealed():
     _state, events = _played(4, seed=11)
     bets = [(seq, move) for seq, move, _ev in events if move["move"] == "bet"]
