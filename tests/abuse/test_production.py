@@ -102,3 +102,15 @@ def test_the_apis_json_answers_forbid_loading_and_framing_anything(client, ann):
                               {"seq": 0, "move": "nonsense"}, bearer(ann))):
         assert response["Content-Type"].startswith("application/json")
         assert response["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+
+
+@pytest.mark.django_db
+def test_a_stale_seq_409_writes_no_log_line_and_a_missing_game_does(client, ann, caplog):
+    game = services.game_create(creator=ann, players=3)
+    with caplog.at_level("INFO"):
+        stale = api_post(client, f"/api/v1/games/{game.pk}/moves",
+                         {"seq": 7, "move": {"move": "pass"}}, bearer(ann))
+        missing = client.get("/api/v1/games/999999", **bearer(ann))
+    assert (stale.status_code, missing.status_code) == (409, 404)
+    lines = [r.getMessage() for r in caplog.records if r.name == "django.request"]
+    assert lines == ["Not Found: /api/v1/games/999999"]
