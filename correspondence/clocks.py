@@ -130,12 +130,16 @@ def _clock_columns() -> sql_rows.Columns:
 
 
 def _clock_rows_locked(game_id: int) -> list[SeatClock]:
-    """The game's clock rows in seat order, locked (every move reads them: hand-written
-    SQL, games.rows)."""
+    return _clock_rows(game_id, lock=True)
+
+
+def _clock_rows(game_id: int, *, lock: bool = False) -> list[SeatClock]:
+    """The game's clock rows in seat order, `lock`ed or not (every move and every view
+    reads them: hand-written SQL, games.rows)."""
     c = _clock_columns()
     found = sql_rows.select(
         f"SELECT {c.sql} FROM {SeatClock._meta.db_table} c WHERE c.game_id = %s"
-        f" ORDER BY c.seat{sql_rows.lock_clause('c')}", [game_id])
+        f" ORDER BY c.seat{sql_rows.lock_clause('c') if lock else ''}", [game_id])
     return [c.load(row) for row in found]
 
 
@@ -257,7 +261,7 @@ def clock_view(game, now: datetime | None = None) -> dict:
     tc = time_control_of(game)
     rows = game.written.get(WRITTEN)
     if rows is None:
-        rows = list(SeatClock.objects.filter(game=game).order_by("seat"))
+        rows = _clock_rows(game.pk)
     if tc is None or not rows:
         return {"clocks": None}
     now = now or timezone.now()

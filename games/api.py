@@ -15,6 +15,7 @@ from . import services
 from .models import Game
 from .refusals import Refused
 from .selectors import (
+    game_and_seats,
     game_list_for_user,
     game_list_open,
     game_log,
@@ -198,13 +199,19 @@ RECORD_SCHEMA = {
 }
 
 
-def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
-    """The game if this user may watch it (games.visibility); else 404, as if missing."""
-    game = Game.objects.filter(pk=game_id).first()
+def _watched(request: HttpRequest, game_id: int, invite: str = "") -> tuple[Game, list]:
+    """The game and its seats if this user may watch it (games.visibility); else 404, as
+    if missing. One statement (games.selectors.game_and_seats): clients read a game after
+    every missed view."""
+    found = game_and_seats(game_id)
     invite = invite_given(getattr(request, "session", None), game_id, invite)
-    if game is None or not can_watch(game, request.auth, invite=invite):
+    if found is None or not can_watch(found[0], request.auth, invite=invite):
         raise services.GameNotFound()
-    return game
+    return found
+
+
+def _game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
+    return _watched(request, game_id, invite)[0]
 
 
 def _finished_game(request: HttpRequest, game_id: int, invite: str = "") -> Game:
@@ -258,7 +265,8 @@ def game_import(request: HttpRequest):
 @router.get("/{int:game_id}", response={200: GameView, 404: ErrorOut},
              exclude_unset=True, summary="My view")
 def game_detail(request: HttpRequest, game_id: int, invite: str = ""):
-    return game_view_for(_game(request, game_id, invite), request.auth)
+    game, seats = _watched(request, game_id, invite)
+    return game_view_for(game, request.auth, seats)
 
 
 @router.post("/{int:game_id}/join", response={200: GameView, 403: ErrorOut, 404: ErrorOut},

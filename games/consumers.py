@@ -15,7 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from . import live_sockets, messages
 from .models import Game
 from .presence import apresence_leave, apresence_touch
-from .selectors import game_view_for
+from .selectors import game_and_seats, game_view_for
 from .visibility import can_watch, invite_given
 from .ws_threads import HandshakeExpired, handshake_read
 
@@ -25,8 +25,8 @@ CLOSE_NOT_FOUND = 4404
 
 @database_sync_to_async
 def _view_for(game_id: int, user) -> dict | None:
-    game = Game.objects.filter(pk=game_id).first()
-    return None if game is None else game_view_for(game, user)
+    found = game_and_seats(game_id)
+    return None if found is None else game_view_for(found[0], user, found[1])
 
 
 def _watchable(game_id: int, user, scope) -> bool:

@@ -4,6 +4,9 @@ The `Move` rows are the truth. States are cached in memory (games.state_cache) b
 (game id, seq), so a state is never served for a log it does not match.
 """
 
+from functools import cache
+
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from . import rows, state_cache
@@ -94,11 +97,11 @@ def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
     if game.deal is None or game.seq == 0:
         return []
     before = _state_at(game, game.seq - 1)
-    move = Move.objects.filter(game=game, seq=game.seq - 1).values_list(
-        "payload", flat=True).first()
-    if move is None:
+    found = rows.column(Move, "payload", f"SELECT payload FROM {Move._meta.db_table}"
+                        " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
+    if not found:
         return []
-    return [(game.seq, move_events(before.clone(), move))]
+    return [(game.seq, move_events(before.clone(), found[0]))]
 
 
 def game_log(game: Game, user) -> list[dict]:
@@ -110,6 +113,39 @@ def game_log(game: Game, user) -> list[dict]:
 
 def game_seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
+
+
+@cache
+def _game_columns():
+    return (rows.Columns(Game, "g"), rows.Columns(Seat, "s"),
+            rows.Columns(get_user_model(), "u"))
+
+
+def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
+    """The game row and its seats with their users, in one statement (games.rows: every
+    move and every view read them); `lock`: the game row locked until the transaction
+    ends (call inside transaction.atomic()). None: no such game."""
+    g, s, u = _game_columns()
+    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql} FROM {Game._meta.db_table} g"
+           f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
+           f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id"
+           f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}"
+           f"{rows.lock_clause('g') if lock else ''}")
+    found = rows.select(sql, [game_id])
+    if not found:
+        return None
+    game = g.load(found[0])
+    seats = []
+    for row in found:
+        seat = s.load(row, g.width)
+        if seat is None:
+            continue
+        seat.game = game
+        user = u.load(row, g.width + s.width)
+        if user is not None:
+            seat.user = user
+        seats.append(seat)
+    return game, seats
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
@@ -164,13 +200,14 @@ def game_final_ranking(game: Game, seats: list[Seat] | None = None) -> list[int]
     return standing_order(ranking, {s.index for s in seats if s.abandoned})
 
 
-def game_view_for(game: Game, user) -> dict:
+def game_view_for(game: Game, user, seats: list[Seat] | None = None) -> dict:
     """The one payload a user gets about a game (API, WebSocket and page alike).
 
     Built from the engine's view for that user's seat (a spectator's view when not
-    seated), so hidden cards never leave the server.
+    seated), so hidden cards never leave the server. `seats`: the game's seats with their
+    users (game_and_seats), when the caller has them.
     """
-    seats = game_seats(game)
+    seats = game_seats(game) if seats is None else seats
     you = seat_of(seats, user)
     viewer_id = user.pk if user is not None and user.is_authenticated else None
     last = _last_move_events(game)

@@ -6,7 +6,6 @@ log, and only after the transaction commits broadcasts and queues bot work.
 
 import logging
 import secrets
-from functools import cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -20,7 +19,7 @@ from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
 from .narration import move_events
 from .refusals import Refused
-from .selectors import game_state, initial_state, state_cache_put_on_commit
+from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
 from .visibility import invite_matches
 from .words import say, status_word
 
@@ -85,35 +84,13 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-@cache
-def _move_columns():
-    return (rows.Columns(Game, "g"), rows.Columns(Seat, "s"),
-            rows.Columns(get_user_model(), "u"))
-
-
 def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
     """The game row, locked, and its seats with their users, in one statement (the move
     path: see games.rows). Call inside transaction.atomic()."""
-    g, s, u = _move_columns()
-    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql} FROM {Game._meta.db_table} g"
-           f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
-           f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id"
-           f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}{rows.lock_clause('g')}")
-    found = rows.select(sql, [game_id])
-    if not found:
+    found = game_and_seats(game_id, lock=True)
+    if found is None:
         raise GameNotFound()
-    game = g.load(found[0])
-    seats = []
-    for row in found:
-        seat = s.load(row, g.width)
-        if seat is None:
-            continue
-        seat.game = game
-        user = u.load(row, g.width + s.width)
-        if user is not None:
-            seat.user = user
-        seats.append(seat)
-    return game, seats
+    return found
 
 
 def _clean_time_control(time_control) -> dict:
@@ -209,7 +186,6 @@ def _quotas_check(user, *, new_table: bool, bots) -> None:
     """Refuse a user's request past their quotas (settings.BLAZE_MAX_*). Call inside the
     transaction: the user's row lock makes two simultaneous requests count one by one."""
     from django.conf import settings
-    from django.contrib.auth import get_user_model
 
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     if new_table:
