@@ -6,8 +6,8 @@ the service, the broadcast to the channel layer), one move after another.
 
 Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
 machine barely moves it), queries a move, and with --profile the functions taking the
-most CPU. Uses the
-database, cache and channel layer of the environment (DATABASE_URL, REDIS_URL...).
+most CPU. Uses the database, cache and channel layer of the environment (DATABASE_URL,
+REDIS_URL...).
 """
 
 import argparse
