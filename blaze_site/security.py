@@ -5,7 +5,7 @@ from django.conf import settings
 from django.utils.cache import add_never_cache_headers
 
 # JSON loads nothing and is framed by nobody: the strictest policy, written as it is
-# (django-csp builds the site's policy anew for every response: a tenth of a move's time).
+# (django-csp builds the site's policy anew for every response).
 JSON_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 

@@ -386,7 +386,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A 409 is the API telling a client the game's current seq (two seats answering one
-    # view at once): routine in live play, so no warning line for each (~0.7 ms a line).
+    # view at once): routine in live play, so no warning line for each.
     "filters": {"no_409": {"()": "blaze_site.errors.NotConflictFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"filters": ["no_409"]}},
