@@ -51,3 +51,7 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+from .gc_tuning import tune  # noqa: E402
+
+tune(settings.WEB_GC_GEN0_THRESHOLD)  # last: everything made at start-up is frozen

@@ -350,6 +350,9 @@ BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_
 # HTTP requests of one web process running Django's synchronous code at once; the rest
 # wait in the event loop (blaze_site/sync_gate.py). 0: no limit (a thread each).
 WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=2)
+# The web process's garbage collector: start-up objects frozen, the first generation
+# collected every this many allocations (blaze_site/gc_tuning.py); 0: Python's defaults.
+WEB_GC_GEN0_THRESHOLD = env.int("WEB_GC_GEN0_THRESHOLD", default=10_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = BLAZE_MAX_BODY_BYTES
 # Replays answer at most this many plies a page.
 BLAZE_REPLAY_PAGE_SIZE = env.int("BLAZE_REPLAY_PAGE_SIZE", default=500)

@@ -129,3 +129,20 @@ def test_sqlite_transactions_take_the_write_lock_first_so_simultaneous_moves_wai
     assert options.get("timeout", 5) >= 20
     monkeypatch.setenv("BLAZE_DB", "postgres://postgres@127.0.0.1:5432/blaze")
     assert "transaction_mode" not in env_db("BLAZE_DB", default="sqlite:///x").get("OPTIONS", {})
+
+
+_GC_PROBE = ("import gc, blaze_site.asgi; "
+             "print(gc.get_freeze_count() > 10_000, gc.get_threshold()[0])")
+
+
+def test_the_web_process_freezes_its_start_up_objects_out_of_garbage_collection():
+    done = _run(["-c", _GC_PROBE], DJANGO_SETTINGS_MODULE="blaze_site.settings")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "10000"]
+
+
+def test_the_collector_keeps_pythons_defaults_when_the_threshold_is_zero():
+    done = _run(["-c", _GC_PROBE], DJANGO_SETTINGS_MODULE="blaze_site.settings",
+                WEB_GC_GEN0_THRESHOLD="0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "700"]
