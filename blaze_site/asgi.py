@@ -52,6 +52,9 @@ application = ProtocolTypeRouter(
     }
 )
 
+from .daphne_requests import install as daphne_requests_install  # noqa: E402
 from .gc_tuning import tune  # noqa: E402
+
+daphne_requests_install()
 
 tune(settings.WEB_GC_GEN0_THRESHOLD)  # last: everything made at start-up is frozen
