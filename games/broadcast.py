@@ -53,6 +53,7 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
     `last_events`: what the move just made did (games.narration), for the log lines."""
     views = GameViews(game.pk, game.seq)
     said: dict = {}  # the log's words, made once for the readers who get the same ones
+    alike: dict = {}  # what every reader sees alike, made once
     for seat in seats:
         if seat.user_id is not None:
             # whatever words a view carries are said in its reader's language, not the
@@ -60,10 +61,10 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
             with in_language_of(seat.user):
                 views.by_user[seat.user_id] = view_build(
                     game, seats, state, seat.index, clocks, viewer_id=seat.user_id,
-                    last_events=last_events, said=said)
+                    last_events=last_events, said=said, alike=alike)
     with translation.override(settings.LANGUAGE_CODE):
         views.spectator = view_build(game, seats, state, None, clocks,
-                                     last_events=last_events, said=said)
+                                     last_events=last_events, said=said, alike=alike)
     return views
 
 

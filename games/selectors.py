@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from . import rows, state_cache
-from .engine import State, export_record, state_from_deal, view
+from .engine import State, export_record, public_view, state_from_deal, view
 from .events import view_parts
 from .models import Game, Move, Seat
 from .narration import lines_for, move_events
@@ -217,41 +217,57 @@ def game_view_for(game: Game, user, seats: list[Seat] | None = None) -> dict:
 
 def view_build(game: Game, seats: list[Seat], state: State | None, you: int | None,
                clocks: dict, *, viewer_id: int | None = None,
-               last_events: list | None = None, said: dict | None = None) -> dict:
+               last_events: list | None = None, said: dict | None = None,
+               alike: dict | None = None) -> dict:
     """game_view_for from parts already in memory (no query): the seats with their users,
     the state after `game.seq` moves, the clock_view, and the facts of the latest move
-    (games.narration.move_events), said in words for this reader."""
-    result = view(state, you) if state is not None else {
+    (games.narration.move_events), said in words for this reader. `said` and `alike`:
+    memos shared by the views of one change (the log's words; what every reader sees
+    alike), so each is made once."""
+    alike = {} if alike is None else alike
+    if "table" not in alike:
+        alike["table"] = _alike_parts(game, seats, state, clocks)
+    engine_part, game_part, seat_list = alike["table"]
+    result = view(state, you, engine_part) if state is not None else {
         **_EMPTY_VIEW, "hand": [] if you is not None else None,
     }
     if result.get("hand") is None:
         result.pop("hand", None)
-    by_index = {s.index: s for s in seats}
-    seat_list = seat_names(seats)
-    names = dict(zip((s.index for s in seats), seat_list))
-    feathers = result["feathers"] if state is not None else None  # the engine's, per seat
-    result.update(
-        id=game.pk,
-        seq=game.seq,
-        status=game.status,
-        you=you,
-        players=[_player(by_index.get(i), state, i, names.get(i, "open seat"), feathers)
-                 for i in range(game.players)],
-        seats=game.players,
-        rated=game.rated,
-        private=game.private,
-        time_control=game.time_control,
-        imported=game.imported,
-        created_by=_creator_name(game, seats),
-        final_ranking=game_final_ranking(game, seats),
-    )
-    result.update(clocks)  # e.g. the clocks, from the apps above (events.view_parts)
+    result.update(game_part)
+    result["you"] = you
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
     result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
+
+
+def _alike_parts(game: Game, seats: list[Seat], state: State | None,
+                 clocks: dict) -> tuple[dict | None, dict, list[str]]:
+    """What every reader of this game's state sees alike: the engine's public part, the
+    game's own fields with the players and the clocks, and the seats' names."""
+    engine_part = public_view(state) if state is not None else None
+    by_index = {s.index: s for s in seats}
+    seat_list = seat_names(seats)
+    names = dict(zip((s.index for s in seats), seat_list))
+    feathers = engine_part["feathers"] if engine_part is not None else None
+    game_part = {
+        "id": game.pk,
+        "seq": game.seq,
+        "status": game.status,
+        "players": [_player(by_index.get(i), state, i, names.get(i, "open seat"), feathers)
+                    for i in range(game.players)],
+        "seats": game.players,
+        "rated": game.rated,
+        "private": game.private,
+        "time_control": game.time_control,
+        "imported": game.imported,
+        "created_by": _creator_name(game, seats),
+        "final_ranking": game_final_ranking(game, seats),
+        **clocks,  # e.g. the clocks, from the apps above (events.view_parts)
+    }
+    return engine_part, game_part, seat_list
 
 
 def _creator_name(game: Game, seats: list[Seat]) -> str | None:

@@ -12,10 +12,11 @@ from .legal import legal_moves, options, random_move
 from .position import state_from_view
 from .record import FORMAT, RecordError, export_record, import_record, replay_line, summary
 from .state import IllegalMove, State
-from .view import view
+from .view import public_view, view
 
 __all__ = [
     "CARDS", "FORMAT", "IllegalMove", "RecordError", "State", "can_reject", "deal_game",
     "export_record", "full_deck", "import_record", "legal_moves", "new_game", "options",
-    "random_move", "replay_line", "state_from_deal", "state_from_view", "summary", "view",
+    "public_view", "random_move", "replay_line", "state_from_deal", "state_from_view",
+    "summary", "view",
 ]

@@ -20,10 +20,11 @@ def _bets(state: State, seat: int | None) -> list:
     return result
 
 
-def view(state: State, seat: int | None) -> dict:
-    """What `seat` may see (None: a spectator). Never another hand or the deck's order."""
+def public_view(state: State) -> dict:
+    """What every seat and every spectator sees alike: view() without the bets, the hand
+    and the options. Shared by the views of one state, so never mutate it or its parts."""
     stage = state.stage
-    result = {
+    return {
         "round": state.round,
         "phase": state.phase,
         "stage": stage,
@@ -49,7 +50,6 @@ def view(state: State, seat: int | None) -> dict:
         "feathers": state.feathers_taken(),
         "round_feathers": [[list(f) for f in rf] for rf in state.feathers],
         "known": [list(k) for k in state.known],
-        "bets": _bets(state, seat),
         "past_bets": [
             [{"on": on, "value": v} for on, v in bets] for bets in state.bet_history
         ],
@@ -58,6 +58,13 @@ def view(state: State, seat: int | None) -> dict:
         "finished": state.finished,
         "ranking": state.ranking,
     }
+
+
+def view(state: State, seat: int | None, public: dict | None = None) -> dict:
+    """What `seat` may see (None: a spectator). Never another hand or the deck's order.
+    `public`: public_view(state), when the caller builds several views of one state."""
+    result = dict(public_view(state) if public is None else public)
+    result["bets"] = _bets(state, seat)
     if seat is not None:
         result["hand"] = sorted(state.hands[seat])
         opts = options(state, seat)

@@ -15,7 +15,7 @@ from accounts.services import api_token_create, api_token_revoke
 from blaze_site.asgi import application
 from games import broadcast, consumers, messages, services
 from games.models import Game
-from games.selectors import game_state
+from games.selectors import game_state, view_build
 from tests.conftest import make_user
 from tests.games_helpers import assert_view_hides_cards, random_legal_move
 
@@ -250,3 +250,29 @@ def test_logging_out_closes_the_sockets_of_that_session(client, fast_passwords):
 
     assert async_to_sync(scenario)() == {"type": "websocket.close",
                                          "code": consumers.CLOSE_UNAUTHORIZED}
+
+
+def test_a_changes_views_built_together_are_each_readers_own_view_built_alone():
+    """The broadcast builds what every reader sees alike once (games.selectors
+    view_build's memos): each view must still be exactly the one its reader gets alone,
+    holding no card of another hand."""
+    game, seats = _four()
+    rng = random.Random(5)
+    for _ in range(12):  # into the play, with cards on the table and in the log
+        seat = game.waiting_on[0]
+        services.move_play(game_id=game.pk, user=seats[seat], seq=game.seq,
+                           move=random_legal_move(game, seat, rng))
+        game.refresh_from_db()
+    seat_rows = list(game.seats.select_related("user"))
+    state = game_state(game)
+    together = broadcast.views_build(game, seat_rows, state, {"clocks": None})
+    for index, user in seats.items():
+        alone = view_build(game, seat_rows, state, index, {"clocks": None},
+                           viewer_id=user.pk)
+        mine = together.by_user[user.pk]
+        assert json.loads(together.encoded(mine)) == json.loads(json.dumps(alone))
+        assert mine["you"] == index and mine["hand"] == sorted(state.hands[index])
+        assert_view_hides_cards(mine, state, index)
+    spectator = view_build(game, seat_rows, state, None, {"clocks": None})
+    assert together.spectator == spectator and "hand" not in spectator
+    assert_view_hides_cards(together.spectator, state, None)
