@@ -441,7 +441,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         except engine.IllegalMove as e:
             raise IllegalMove(say(e.sentence)) from None
         said = move_events(before.clone(), full)  # the move in facts, for the game log
-        rows.insert(Move(game=game, seq=game.seq, seat=seat.index, payload=full))
+        move_row = Move(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
         fields = ["seq", "waiting_on"]
@@ -453,7 +453,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
-        rows.update(game, fields)
+        rows.insert_and_update(move_row, game, fields)
         events.move_played.send(game=game, seat=seat.index, move=full, state=state,
                                 seats=seats)
         if state.finished:
