@@ -230,9 +230,12 @@ def test_a_live_deadline_is_checked_at_the_deadline_and_names_its_seq(clock, ann
     assert deadline_check(game.pk, seq) == 0  # not due yet
     clock.shift(timedelta(seconds=60))
     with committed():
-        assert deadline_check(game.pk, seq) == len(game.waiting_on)
+        made = deadline_check(game.pk, seq)
+        # every seat waited on times out; a seat the bot's move leaves to move again has no
+        # time left and times out again in the same check (the deal decides: it is random)
+        assert made >= len(game.waiting_on)
         assert deadline_check(game.pk, seq) == 0  # the game moved on: nothing
-    assert Move.objects.filter(game=game).count() == len(game.waiting_on)
+    assert Move.objects.filter(game=game).count() == made
 
 
 def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
