@@ -8,8 +8,10 @@ from twisted.internet.testing import StringTransport
 import blaze_site.asgi  # noqa: F401  (installs the request class, as daphne loads it)
 
 
-def _serve(raw: bytes):
-    """One request through daphne's own HTTP protocol, up to the ASGI application."""
+def _post(path: str, content_type: bytes, body: bytes):
+    """One POST through daphne's own HTTP protocol, up to the ASGI application."""
+    raw = (b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s"
+           % (path.encode(), content_type, len(body), body))
     handed: list = []
     server = SimpleNamespace(
         proxy_forwarded_address_header=None, root_path="", request_buffer_size=8192,
@@ -24,9 +26,7 @@ def _serve(raw: bytes):
 
 def test_a_form_post_reaches_the_application_unparsed_by_twisted():
     body = b"a=1&b=2"
-    handed = _serve(b"POST /accounts/login/ HTTP/1.1\r\nHost: x\r\n"
-                    b"Content-Type: application/x-www-form-urlencoded\r\n"
-                    b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    handed = _post("/accounts/login/", b"application/x-www-form-urlencoded", body)
     [(request, scope, message)] = handed
     assert scope["method"] == "POST" and message["body"] == body
     assert request.args == {}  # Twisted's stock request would hold {b"a": [b"1"], ...}
@@ -34,8 +34,6 @@ def test_a_form_post_reaches_the_application_unparsed_by_twisted():
 
 def test_a_json_post_reaches_the_application_whole():
     body = b'{"seq": 3, "move": {"move": "done"}}'
-    handed = _serve(b"POST /api/v1/games/1/moves HTTP/1.1\r\nHost: x\r\n"
-                    b"Content-Type: application/json\r\n"
-                    b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    handed = _post("/api/v1/games/1/moves", b"application/json", body)
     [(_, scope, message)] = handed
     assert scope["path"] == "/api/v1/games/1/moves" and message["body"] == body
