@@ -2,7 +2,7 @@
 live four-player games played through Django's full request path (middleware, the API,
 the service, the broadcast to the channel layer), one move after another.
 
-    python -m games.movebench --moves 2000 [--profile 30]
+    python -m games.movebench --moves 2000 [--behind 1] [--profile 30]
 
 Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
 machine barely moves it), queries a move, and with --profile the functions taking the
@@ -45,6 +45,9 @@ def main(argv=None) -> int:
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="print the N functions with the most cumulative CPU time")
+    parser.add_argument("--behind", type=int, default=0, metavar="K",
+                        help="before each move this process holds only the state K moves "
+                             "back, as when other processes made the game's latest moves")
     args = parser.parse_args(argv)
     _setup()
     from django.db import connection
@@ -83,6 +86,8 @@ def main(argv=None) -> int:
         move = {key: v for key, v in choose_move(mine, seat, rng, "random").items()
                 if key != "seat"}
         body = {"seq": mine["seq"], "move": move}
+        if args.behind:
+            _hold_only(game_id, mine["seq"] - args.behind)
         with CaptureQueriesContext(connection) as captured:
             if profiler:
                 profiler.enable()
@@ -104,6 +109,15 @@ def main(argv=None) -> int:
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
     return 0
+
+
+def _hold_only(game_id: int, seq: int) -> None:
+    from games import state_cache
+
+    held = state_cache.get(game_id, seq)
+    state_cache.clear()
+    if held is not None:
+        state_cache.put(game_id, seq, held)
 
 
 _seat_cache: dict[int, dict[int, int]] = {}

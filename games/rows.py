@@ -19,6 +19,10 @@ def _db():
     return connections[DEFAULT_DB_ALIAS]
 
 
+def vendor() -> str:
+    return _db().vendor
+
+
 def quote(name: str) -> str:
     return connection.ops.quote_name(name)
 

@@ -4,6 +4,7 @@ The `Move` rows are the truth. States are cached in memory (games.state_cache) b
 (game id, seq), so a state is never served for a log it does not match.
 """
 
+import json
 from functools import cache
 
 from django.contrib.auth import get_user_model
@@ -58,17 +59,31 @@ def _replayed(game: Game, state: State, start: int, end: int) -> State:
 
 def _state_at(game: Game, seq: int) -> State:
     """The state after `seq` moves (shared: never mutate it): from this process's cache,
-    caught up from the newest cached state before it, or replayed from the deal."""
+    caught up from the newest cached state before it, or replayed from the deal (the
+    moves from the log read with the game's row where they are there, else queried)."""
     state = state_cache.get(game.pk, seq)
     if state is not None:
         return state
     held = state_cache.newest_upto(game.pk, seq)
-    if held is not None:
-        state = _replayed(game, held[1].clone(), held[0], seq)
+    start, state = (held[0], held[1].clone()) if held else (0, initial_state(game.deal))
+    logged = _logged(game, start, seq)
+    if logged is None:
+        state = _replayed(game, state, start, seq)
     else:
-        state = _replayed(game, initial_state(game.deal), 0, seq)
+        for payload in logged:
+            state.apply(payload)
     state_cache_put_on_commit(game.pk, seq, state)
     return state
+
+
+def _logged(game: Game, start: int, end: int) -> list | None:
+    """The logged moves start … end-1 if the game's row came with them, else None."""
+    if game.log_tail is None:
+        return None
+    since, payloads = game.log_tail
+    if start < since or end > since + len(payloads):
+        return None
+    return payloads[start - since:end - since]
 
 
 def game_state(game: Game) -> State | None:
@@ -97,8 +112,9 @@ def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
     if game.deal is None or game.seq == 0:
         return []
     before = _state_at(game, game.seq - 1)
-    found = rows.column(Move, "payload", f"SELECT payload FROM {Move._meta.db_table}"
-                        " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
+    found = _logged(game, game.seq - 1, game.seq) or rows.column(
+        Move, "payload", f"SELECT payload FROM {Move._meta.db_table}"
+        " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
     if not found:
         return []
     return [(game.seq, move_events(before.clone(), found[0]))]
@@ -124,17 +140,31 @@ def _game_columns():
 def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
     """The game row and its seats with their users, in one statement (games.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
-    ends (call inside transaction.atomic()). None: no such game."""
+    ends (call inside transaction.atomic()). None: no such game.
+
+    On PostgreSQL the same statement brings the moves this process's cached state lacks
+    (from the newest state held, and the move before it for its words): a process that
+    did not make the game's last moves catches up without another query."""
     g, s, u = _game_columns()
-    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql} FROM {Game._meta.db_table} g"
+    tail, params = "", [game_id]
+    if rows.vendor() == "postgresql":
+        held = state_cache.newest_seq(game_id)
+        since = max(0, held - 1) if held else 0
+        tail = (f", (SELECT json_agg(m.payload ORDER BY m.seq)::text"
+                f" FROM {Move._meta.db_table} m WHERE m.game_id = g.id AND m.seq >= %s)")
+        params = [since, game_id]
+    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql}{tail} FROM {Game._meta.db_table} g"
            f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
            f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id"
            f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}"
            f"{rows.lock_clause('g') if lock else ''}")
-    found = rows.select(sql, [game_id])
+    found = rows.select(sql, params)
     if not found:
         return None
     game = g.load(found[0])
+    if tail:
+        logged = found[0][g.width + s.width + u.width]
+        game.log_tail = (since, json.loads(logged) if logged else [])
     seats = []
     for row in found:
         seat = s.load(row, g.width)

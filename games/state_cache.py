@@ -50,6 +50,13 @@ def get(game_id: int, seq: int):
         return None if states is None else states.get(seq)
 
 
+def newest_seq(game_id: int) -> int | None:
+    """The seq of the newest state held for the game, or None."""
+    with _lock:
+        states = _cache.get(game_id)
+        return max(states) if states else None
+
+
 def newest_upto(game_id: int, seq: int):
     """(s, state) for the newest state held with s <= seq, or None."""
     with _lock:

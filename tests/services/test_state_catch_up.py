@@ -4,11 +4,13 @@ the newest state it holds, applying only the moves it lacks, not the whole log."
 import random
 
 import pytest
+from django.db import connection
 
-from games import selectors, state_cache
+from games import selectors, services, state_cache
 from games.engine import view
 from games.selectors import game_state, game_state_rebuild, state_cache_clear
-from tests.services.test_move_log import _play_random, _started_game
+from tests.games_helpers import random_legal_move
+from tests.services.test_move_log import _play_random, _started_game, _user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +38,57 @@ def test_a_state_a_few_moves_behind_catches_up_to_the_same_state(
         assert view(caught_up, seat) == view(expected, seat)
     assert view(held, None) != view(expected, None)  # the held state was not touched
     assert state_cache.get(game.pk, game.seq) is caught_up  # kept for the next reader
+
+
+def _behind(users, rng_seed=2):
+    """A game 5 moves past the only state this process holds: (game, held seq, expected)."""
+    game = _play_random(_started_game(users), 3, random.Random(rng_seed))
+    held_seq, held = game.seq, game_state_rebuild(game)
+    game = _play_random(game, 5, random.Random(rng_seed + 1))
+    state_cache_clear()
+    state_cache.put(game.pk, held_seq, held)
+    return game, held_seq, game_state_rebuild(game)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the log tail is PostgreSQL's")
+def test_a_game_read_with_its_row_catches_up_without_another_query(
+        ann, bob, cat, dan, django_assert_num_queries, django_capture_on_commit_callbacks):
+    game, held_seq, expected = _behind([ann, bob, cat, dan])
+    loaded, _seats = selectors.game_and_seats(game.pk)
+    assert loaded.log_tail[0] == held_seq - 1  # from the move before the held state
+    with django_assert_num_queries(0), django_capture_on_commit_callbacks(execute=True):
+        caught_up = game_state(loaded)
+        words = selectors._last_move_events(loaded)
+    for seat in (None, 0, 1, 2, 3):
+        assert view(caught_up, seat) == view(expected, seat)
+    assert words and words[0][0] == game.seq
+    state_cache_clear()  # nothing held: the whole log comes with the row
+    loaded, _seats = selectors.game_and_seats(game.pk)
+    with django_assert_num_queries(0), django_capture_on_commit_callbacks(execute=True):
+        assert view(game_state(loaded), 1) == view(expected, 1)
+
+
+def test_a_move_where_another_process_made_the_last_ones_costs_no_more_queries(
+        ann, bob, cat, dan, django_assert_max_num_queries, django_capture_on_commit_callbacks):
+    game, _held_seq, expected = _behind([ann, bob, cat, dan])
+    seat = game.waiting_on[0]
+    user = _user_at(game, seat)
+    move = random_legal_move(game, seat, random.Random(9))  # (reads the state: hold it no more)
+    state_cache_clear()
+    state_cache.put(game.pk, game.seq - 4, selectors._replayed(
+        game, selectors.initial_state(game.deal), 0, game.seq - 4))
+    # as a move with the state cached (tests/web/test_live_updates.py: savepoints here
+    # instead of begin and commit); elsewhere the move and the game are two statements,
+    # and the moves the process lacks one more
+    with django_capture_on_commit_callbacks() as after_commit:
+        with django_assert_max_num_queries(6 if connection.vendor == "postgresql" else 8):
+            services.move_play(game_id=game.pk, user=user, seq=game.seq, move=move)
+    for callback in after_commit:
+        callback()
+    expected.apply({**move, "seat": seat})
+    game.refresh_from_db()
+    assert view(state_cache.get(game.pk, game.seq), seat) == view(expected, seat)
+    assert view(game_state_rebuild(game), None) == view(expected, None)
 
 
 def test_each_game_keeps_only_its_latest_states(monkeypatch):
