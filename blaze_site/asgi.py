@@ -12,7 +12,8 @@ from django.conf import settings  # noqa: E402
 from .asgi_handler import SyncChainASGIHandler  # noqa: E402
 
 # the threads that serve HTTP requests (no limit at the gate: as many as a busy site uses)
-django_asgi_app = SyncChainASGIHandler(settings.WEB_SYNC_THREADS or 32)
+django_asgi_app = SyncChainASGIHandler(settings.WEB_SYNC_THREADS or 32,
+                                       settings.PROGRAM_MIDDLEWARE)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402

@@ -10,22 +10,30 @@ signals, the request, our synchronous middleware chain and the view run in one c
 pool of `threads` threads that live as long as the process, so each keeps its connection
 objects (its database connection returns to the pool at the end of every request, as
 before). An async view, should one appear, is adapted by Django as in WSGI.
+
+Programs' requests (under /api/ with an Authorization header) pass a shorter middleware
+chain, settings.PROGRAM_MIDDLEWARE: the browser's middleware does nothing for them.
 """
 
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core import signals
 from django.core.exceptions import RequestAborted
+from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
 from django.urls import set_script_prefix
 
 
 class SyncChainASGIHandler(ASGIHandler):
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, program_middleware: list[str] | None = None):
         super().__init__()
         self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+        self._programs = None if program_middleware is None else \
+            ListedMiddlewareHandler(program_middleware)
 
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
@@ -56,10 +64,41 @@ class SyncChainASGIHandler(ASGIHandler):
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
         if request is not None:
-            response = self.get_response(request)
+            chain = self._programs if self._programs and _from_a_program(request) else self
+            response = chain.get_response(request)
             response._handler_class = self.__class__
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size
         if not response.streaming:
             response.close()
         return response
+
+
+def _from_a_program(request) -> bool:
+    return request.path_info.startswith("/api/") and "HTTP_AUTHORIZATION" in request.META
+
+
+class ListedMiddlewareHandler(base.BaseHandler):
+    """Django's request handling with a middleware list of its own (BaseHandler reads
+    settings.MIDDLEWARE, which allauth also checks at start-up, so that stays whole)."""
+
+    def __init__(self, middleware: list[str]):
+        super().__init__()
+        whole = settings.MIDDLEWARE
+        settings.MIDDLEWARE = middleware  # only while the chain is built, at start-up
+        try:
+            self.load_middleware(is_async=False)
+        finally:
+            settings.MIDDLEWARE = whole
+
+
+class AnonymousUntilAuthenticated:
+    """`request.user` for a program's request: nobody until the API's authentication
+    (accounts.api_auth) sets the token's user; no session is read."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.user = AnonymousUser()
+        return self.get_response(request)

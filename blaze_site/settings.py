@@ -86,6 +86,23 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
 ]
 
+# Requests under /api/ that carry an Authorization header (programs) pass only these:
+# the browser's (session, CSRF, the session's user, messages, allauth, staff two-factor,
+# time zone, static files) do nothing for them but cost CPU on every move
+# (blaze_site/asgi_handler.py). The answers are the same but for `Vary: Cookie`.
+PROGRAM_MIDDLEWARE = [m for m in MIDDLEWARE if m not in {
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "accounts.staff_mfa.StaffTwoFactorMiddleware",
+    "accounts.middleware.UserTimezoneMiddleware",
+}]
+PROGRAM_MIDDLEWARE.insert(PROGRAM_MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware"),
+                          "blaze_site.asgi_handler.AnonymousUntilAuthenticated")
+
 ROOT_URLCONF = "blaze_site.urls"
 ASGI_APPLICATION = "blaze_site.asgi.application"
 
