@@ -463,11 +463,27 @@ def main(argv=None) -> int:
                         help="processes on this machine whose CPU to count over the window "
                              "(web=123,124 or postgres=@postgres); the client counts "
                              "its own")
+    parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
+                        help="the client's event loop: with uvloop (when installed) the client "
+                             "takes about a tenth less CPU than with asyncio's, CPU it "
+                             "shares with a server on the same machine")
     parser.add_argument("--request-timeout", type=float, default=30)
     parser.add_argument("--setup-timeout", type=float, default=120,
                         help="seconds for all games to be created and their sockets open")
     args = parser.parse_args(argv)
-    return asyncio.run(main_async(args))
+    return _run(main_async(args), args.loop)
+
+
+def _run(main, loop: str) -> int:
+    if loop == "uvloop":
+        try:
+            import uvloop
+        except ImportError:
+            print("uvloop is not installed (pip install -e '.[load]'): asyncio's loop",
+                  file=sys.stderr)
+        else:
+            return uvloop.run(main)
+    return asyncio.run(main)
 
 
 if __name__ == "__main__":
