@@ -141,8 +141,9 @@ def test_a_move_post_makes_a_fixed_number_of_queries_and_a_broadcast_none(
         broadcast.views_send(views)
 
     # A client that missed a view reads the game: the game with its seats and users (one
-    # statement), the latest move (for its words in the log) and the clocks.
-    with django_assert_max_num_queries(3):
+    # statement, on PostgreSQL with the latest move, for its words in the log; elsewhere
+    # that is one more) and the clocks.
+    with django_assert_max_num_queries(2 if connection.vendor == "postgresql" else 3):
         again = client.get(f"/api/v1/games/{game.pk}", HTTP_AUTHORIZATION=f"Bearer {secret}")
     assert again.status_code == 200 and again.json()["seq"] == 1
     assert again.json()["log"] == response.json()["log"] != []
