@@ -14,10 +14,11 @@ admin.site.login = secure_admin_login(admin.site.login)
 handler429 = "blaze_site.errors.handler429"
 
 urlpatterns = [
+    # first: every move is an API request, and Django tries the patterns in order
+    path("api/v1/", api.urls),
     path("", game_views.home, name="home"),
     path("", include("games.urls")),  # play, my_games, the table pages
     path("tournaments/", include("tournaments.urls")),
-    path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
     # gettext()/ngettext() for static/js, in the page's language (no inline script: CSP)
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
