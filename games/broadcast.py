@@ -82,15 +82,11 @@ def views_send(views: GameViews) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        publisher.publish(layer, _send, views)
-    except Exception:  # a broken channel layer must not lose the move
-        log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)
-
-
-async def _send(layer, views: GameViews) -> None:
     texts = {user_id: messages.view_text(view, views.encoded(view))
              for user_id, view in views.by_user.items()}
     spectator = messages.view_text(views.spectator, views.encoded(views.spectator))
-    await layer.group_send(messages.game_group(views.game_id),
-                           messages.game_views(views.seq, texts, spectator))
+    try:
+        publisher.group_send_now(layer, messages.game_group(views.game_id),
+                                 messages.game_views(views.seq, texts, spectator))
+    except Exception:  # a broken channel layer must not lose the move
+        log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)

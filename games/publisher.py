@@ -1,24 +1,35 @@
-"""Where synchronous code outside daphne (a Celery task) sends to the channel layer: one
-event loop a process, on a thread of its own, with its Redis connection kept open.
+"""How synchronous code (a request's thread, a Celery task) sends to a channel-layer group.
 
-`async_to_sync` there made a new event loop, and so a new channel-layer connection, for
-every broadcast. A request's thread keeps sending through daphne's loop, and the
-in-memory layer (no Redis) keeps `async_to_sync` too: its queues belong to the loop of
-the consumers that read them.
+With channels-redis's pub/sub layer (the default) a group send is one PUBLISH: the thread
+sends it itself, with a blocking client and pool a process, in the format the layer reads
+(`group_send_now`). Going through daphne's event loop instead cost two thread hops a
+move and the loop's own time, on the process's busiest thread.
+
+Other layers keep a coroutine (`publish`): in a Celery task on one event loop a process,
+on a thread of its own, with its Redis connection kept open (`async_to_sync` there made a
+new loop, and so a new connection, for every broadcast); in a request's thread through
+daphne's loop; the in-memory layer (no Redis) with `async_to_sync`, as its queues belong
+to the loop of the consumers that read them.
 """
 
 import asyncio
 import os
 import threading
 
+import redis
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import decode_hosts
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 SEND_SECONDS = 10.0  # a send still pending after this is given up (and logged)
 
 _loop = None
 _loop_pid = None
 _lock = threading.Lock()
+_clients: dict = {}  # (pid, address) -> a blocking redis.Redis over its own pool
 
 
 def _publisher_loop() -> asyncio.AbstractEventLoop:
@@ -51,3 +62,47 @@ def publish(layer, send, *args) -> None:
         return
     future = asyncio.run_coroutine_threadsafe(send(layer, *args), _publisher_loop())
     future.result(timeout=SEND_SECONDS)
+
+
+def group_send_now(layer, group: str, message: dict) -> None:
+    """Send `message` to `group` from this thread, as `layer.group_send` would."""
+    target = _pubsub_target(layer, group)
+    if target is None:
+        publish(layer, _group_send, group, message)
+        return
+    client, channel = target
+    client.publish(channel, layer.serialize(message))
+
+
+async def _group_send(layer, group: str, message: dict) -> None:
+    await layer.group_send(group, message)
+
+
+def _pubsub_target(layer, group: str):
+    """(client, Redis channel) of the group on channels-redis's pub/sub layer with one
+    server given by address; None for any other layer (sentinels, shards, lists, memory).
+    The channel is named as RedisPubSubLoopLayer names it (tests/web/test_publisher.py
+    holds the two together)."""
+    if not isinstance(layer, RedisPubSubChannelLayer):
+        return None
+    hosts = decode_hosts(layer._kwargs.get("hosts"))
+    if len(hosts) != 1 or "address" not in hosts[0]:
+        return None
+    host = hosts[0]
+    prefix = layer._kwargs.get("prefix", "asgi")
+    return _client(host), f"{prefix}__group__{group}"
+
+
+def _client(host: dict):
+    key = (os.getpid(), repr(sorted(host.items())))  # a forked worker makes its own
+    client = _clients.get(key)
+    if client is None:
+        with _lock:
+            client = _clients.get(key)
+            if client is None:
+                options = {k: v for k, v in host.items() if k != "address"}
+                # one quick retry on a new connection (Redis restarted), then the error:
+                # a broadcast must not hold a move's answer for seconds
+                client = _clients[key] = redis.Redis.from_url(
+                    host["address"], retry=Retry(NoBackoff(), 1), **options)
+    return client

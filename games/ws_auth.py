@@ -34,16 +34,12 @@ class TokenAuthMiddleware:
         return await self.inner(scope, receive, send)
 
 
-async def _close(layer, group: str) -> None:
-    await layer.group_send(group, messages.auth_revoked())
-
-
 def _close_group(group: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        publisher.publish(layer, _close, group)
+        publisher.group_send_now(layer, group, messages.auth_revoked())
     except Exception:  # the revocation itself stands; sockets close on their next check
         log.exception("closing the sockets of %s failed", group)
 

@@ -1,5 +1,6 @@
-"""Synchronous code (a request's thread, a Celery task) sends to the channel layer through
-one event loop a process, not a new loop and connection each time."""
+"""Synchronous code (a request's thread, a Celery task) sends to the channel layer: on the
+pub/sub layer with a blocking PUBLISH of its own, on others through one event loop a
+process, not a new loop and connection each time."""
 
 import asyncio
 import uuid
@@ -7,6 +8,7 @@ import uuid
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings as django_settings
 
 from games import publisher
@@ -35,4 +37,29 @@ async def _sends():
     got = [(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in range(3)]
     assert got == [0, 1, 2]
     assert loops[0] is loops[1] is loops[2] and loops[0] is not asyncio.get_running_loop()
+    await layer.group_discard(group, channel)
+
+
+@pytest.mark.skipif(not isinstance(get_channel_layer(), RedisPubSubChannelLayer),
+                    reason="the blocking send is the pub/sub layer's")
+def test_a_threads_blocking_group_send_reaches_the_layers_subscribers_in_order(monkeypatch):
+    def no_event_loop(*args):
+        raise AssertionError("sent through an event loop")
+
+    monkeypatch.setattr(publisher, "publish", no_event_loop)
+    async_to_sync(_blocking_sends)()
+
+
+async def _blocking_sends():
+    layer = get_channel_layer()
+    group = f"publisher-{uuid.uuid4().hex[:8]}"
+    other = f"publisher-{uuid.uuid4().hex[:8]}"
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    await asyncio.to_thread(publisher.group_send_now, layer, other, {"type": "x", "n": -1})
+    for n in range(3):
+        await asyncio.to_thread(publisher.group_send_now, layer, group,
+                                {"type": "x", "n": n, "text": "日本語 ♠"})
+    got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(3)]
+    assert got == [{"type": "x", "n": n, "text": "日本語 ♠"} for n in range(3)]
     await layer.group_discard(group, channel)
