@@ -3,6 +3,9 @@ pub/sub layer with a blocking PUBLISH of its own, on others through one event lo
 process, not a new loop and connection each time."""
 
 import asyncio
+import shutil
+import socket
+import subprocess
 import uuid
 
 import pytest
@@ -12,6 +15,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings as django_settings
 
 from games import publisher
+from tests import servers
 from tests.web.test_game_websocket import _own_channel_prefix  # noqa: F401 (a fixture)
 
 
@@ -63,3 +67,58 @@ async def _blocking_sends():
     got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(3)]
     assert got == [{"type": "x", "n": n, "text": "日本語 ♠"} for n in range(3)]
     await layer.group_discard(group, channel)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def restartable_redis(tmp_path):
+    """A redis-server of this test's own, and a function that restarts it empty."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("needs redis-server")
+    port = _free_port()
+    procs = []
+
+    def start():
+        procs.append(subprocess.Popen(
+            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL))
+        servers.wait_for_port(procs[-1], port, tmp_path / "none.log")
+
+    def restart():
+        procs[-1].terminate()
+        procs[-1].wait(timeout=30)
+        start()
+
+    start()
+    try:
+        yield f"redis://127.0.0.1:{port}/0", restart
+    finally:
+        procs[-1].terminate()
+        procs[-1].wait(timeout=30)
+
+
+def test_a_blocking_group_send_after_a_redis_restart_reconnects_and_arrives(
+        restartable_redis):
+    url, restart = restartable_redis
+    layer = RedisPubSubChannelLayer(hosts=[{"address": url, "socket_timeout": 15}],
+                                    prefix="restart")
+    group = "after-restart"
+
+    async def send_and_receive(n):
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        await asyncio.to_thread(publisher.group_send_now, layer, group, {"type": "x", "n": n})
+        got = await asyncio.wait_for(layer.receive(channel), 5)
+        await layer.group_discard(group, channel)
+        await layer.flush()
+        return got["n"]
+
+    assert async_to_sync(send_and_receive)(1) == 1
+    restart()  # the blocking client's pooled connection is now dead
+    assert async_to_sync(send_and_receive)(2) == 2
