@@ -3,18 +3,20 @@ pub/sub layer with a blocking PUBLISH of its own, on others through one event lo
 process, not a new loop and connection each time."""
 
 import asyncio
+import random
 import shutil
 import socket
 import subprocess
+import threading
 import uuid
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings as django_settings
 
-from games import publisher
+from games import broadcast, messages, publisher
 from tests import servers
 from tests.web.test_game_websocket import _own_channel_prefix  # noqa: F401 (a fixture)
 
@@ -122,3 +124,38 @@ def test_a_blocking_group_send_after_a_redis_restart_reconnects_and_arrives(
     assert async_to_sync(send_and_receive)(1) == 1
     restart()  # the blocking client's pooled connection is now dead
     assert async_to_sync(send_and_receive)(2) == 2
+
+
+@pytest.mark.skipif(not isinstance(get_channel_layer(), RedisPubSubChannelLayer),
+                    reason="the blocking send is the pub/sub layer's")
+def test_a_requests_broadcast_does_not_wait_for_the_event_loop_that_serves_it():
+    """A request's thread once sent its broadcast through daphne's event loop and waited:
+    with the loop busy that wait held one of the few request threads, and with the loop
+    stopped (SIGTERM while moves were played) the thread waited for ever and the process
+    never exited."""
+    async_to_sync(_broadcast_while_the_loop_is_blocked)()
+
+
+async def _broadcast_while_the_loop_is_blocked():
+    layer = get_channel_layer()
+    game_id = 10**9 + random.randrange(10**6)
+    channel = await layer.new_channel()
+    await layer.group_add(messages.game_group(game_id), channel)
+    views = broadcast.GameViews(game_id, 7, by_user={1: {"seq": 7, "you": 0}},
+                                spectator={"seq": 7, "you": None})
+    sent = threading.Event()
+
+    def request_thread():  # as SyncChainASGIHandler runs a request: SyncToAsync's thread
+        broadcast.views_send(views)
+        sent.set()
+
+    pending = asyncio.ensure_future(SyncToAsync(request_thread, thread_sensitive=False)())
+    await asyncio.sleep(0)  # the thread is on its way
+    # the loop is busy (or stopped) meanwhile: the broadcast must not need it
+    without_the_loop = sent.wait(timeout=30)
+    await pending  # (a broadcast that needed the loop gets it now, and the test ends)
+    assert without_the_loop, "the broadcast waited for the event loop"
+    got = await asyncio.wait_for(layer.receive(channel), 5)
+    assert got["seq"] == 7
+    assert got["texts"]["1"] == '{"type":"view","seq":7,"view":{"seq":7,"you":0}}'
+    await layer.group_discard(messages.game_group(game_id), channel)
