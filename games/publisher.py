@@ -5,11 +5,12 @@ sends it itself, with a blocking client and pool a process, in the format the la
 (`group_send_now`). Going through daphne's event loop instead cost two thread hops a
 move and the loop's own time, on the process's busiest thread.
 
-Other layers keep a coroutine (`publish`): in a Celery task on one event loop a process,
-on a thread of its own, with its Redis connection kept open (`async_to_sync` there made a
-new loop, and so a new connection, for every broadcast); in a request's thread through
-daphne's loop; the in-memory layer (no Redis) with `async_to_sync`, as its queues belong
-to the loop of the consumers that read them.
+Other layers keep a coroutine (`publish`), run on one event loop a process, on a thread
+of its own, with its Redis connection kept open (`async_to_sync` in a Celery task made a
+new loop, and so a new connection, for every broadcast); never on daphne's loop, which a
+request's thread would wait for behind every socket, and for ever once the loop stops
+(SIGTERM). The in-memory layer (no Redis) keeps `async_to_sync`, as its queues belong to
+the loop of the consumers that read them.
 """
 
 import asyncio
@@ -17,7 +18,7 @@ import os
 import threading
 
 import redis
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import decode_hosts
@@ -43,21 +44,9 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def _callers_loop():
-    """The running event loop that called this thread through sync_to_async (daphne's,
-    for a request), read where async_to_sync reads it; None in a Celery task."""
-    local = SyncToAsync.threadlocal
-    if getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop = getattr(local, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
-
-
 def publish(layer, send, *args) -> None:
     """Run the coroutine function `send(layer, *args)` to its end, from synchronous code."""
-    if isinstance(layer, InMemoryChannelLayer) or _callers_loop() is not None:
-        # a request's thread: daphne's loop sends (measured: a third thread costs the web
-        # process more than it saves)
+    if isinstance(layer, InMemoryChannelLayer):
         async_to_sync(send)(layer, *args)
         return
     future = asyncio.run_coroutine_threadsafe(send(layer, *args), _publisher_loop())

@@ -3,7 +3,6 @@ pub/sub layer with a blocking PUBLISH of its own, on others through one event lo
 process, not a new loop and connection each time."""
 
 import asyncio
-import random
 import shutil
 import socket
 import subprocess
@@ -13,10 +12,11 @@ import uuid
 import pytest
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings as django_settings
 
-from games import broadcast, messages, publisher
+from games import messages, publisher
 from tests import servers
 from tests.web.test_game_websocket import _own_channel_prefix  # noqa: F401 (a fixture)
 
@@ -126,27 +126,26 @@ def test_a_blocking_group_send_after_a_redis_restart_reconnects_and_arrives(
     assert async_to_sync(send_and_receive)(2) == 2
 
 
-@pytest.mark.skipif(not isinstance(get_channel_layer(), RedisPubSubChannelLayer),
-                    reason="the blocking send is the pub/sub layer's")
-def test_a_requests_broadcast_does_not_wait_for_the_event_loop_that_serves_it():
+@pytest.mark.skipif(django_settings.BLAZE_INMEMORY, reason="needs Redis")
+@pytest.mark.parametrize("layer_class", [RedisPubSubChannelLayer, RedisChannelLayer])
+def test_a_requests_broadcast_does_not_wait_for_the_event_loop_that_serves_it(layer_class):
     """A request's thread once sent its broadcast through daphne's event loop and waited:
     with the loop busy that wait held one of the few request threads, and with the loop
     stopped (SIGTERM while moves were played) the thread waited for ever and the process
     never exited."""
-    async_to_sync(_broadcast_while_the_loop_is_blocked)()
+    config = django_settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    layer = layer_class(hosts=config["hosts"], prefix=f"loop-{uuid.uuid4().hex[:8]}")
+    async_to_sync(_broadcast_while_the_loop_is_blocked)(layer)
 
 
-async def _broadcast_while_the_loop_is_blocked():
-    layer = get_channel_layer()
-    game_id = 10**9 + random.randrange(10**6)
+async def _broadcast_while_the_loop_is_blocked(layer):
+    group = messages.game_group(7)
     channel = await layer.new_channel()
-    await layer.group_add(messages.game_group(game_id), channel)
-    views = broadcast.GameViews(game_id, 7, by_user={1: {"seq": 7, "you": 0}},
-                                spectator={"seq": 7, "you": None})
+    await layer.group_add(group, channel)
     sent = threading.Event()
 
     def request_thread():  # as SyncChainASGIHandler runs a request: SyncToAsync's thread
-        broadcast.views_send(views)
+        publisher.group_send_now(layer, group, messages.game_views(7, {1: "a"}, "s"))
         sent.set()
 
     pending = asyncio.ensure_future(SyncToAsync(request_thread, thread_sensitive=False)())
@@ -156,6 +155,5 @@ async def _broadcast_while_the_loop_is_blocked():
     await pending  # (a broadcast that needed the loop gets it now, and the test ends)
     assert without_the_loop, "the broadcast waited for the event loop"
     got = await asyncio.wait_for(layer.receive(channel), 5)
-    assert got["seq"] == 7
-    assert got["texts"]["1"] == '{"type":"view","seq":7,"view":{"seq":7,"you":0}}'
-    await layer.group_discard(messages.game_group(game_id), channel)
+    assert got == {"type": "game.views", "seq": 7, "texts": {"1": "a"}, "spectator": "s"}
+    await layer.group_discard(group, channel)
