@@ -8,6 +8,13 @@ from pathlib import Path
 import pytest
 
 
+def free_port() -> int:
+    """A TCP port nobody listens on now (the OS's pick)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def wait_for_port(proc: subprocess.Popen, port: int, log: Path, seconds: float = 60) -> None:
     """Return once `port` accepts connections; fail with the process's log if it died or
     never listened (a guard against a hang, not a bound on speed)."""

@@ -10,24 +10,17 @@ authentication, unsupported methods). Any failure fails the test with its report
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.servers import wait_for_port
+from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = 25
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _manage(env, *args) -> str:
@@ -53,7 +46,7 @@ def live_site(tmp_path):
     )
     _manage(env, "migrate", "--noinput", "-v0")
     token = _manage(env, "blaze_token", "schema-tester").strip().splitlines()[-1]
-    port = _free_port()
+    port = free_port()
     log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),

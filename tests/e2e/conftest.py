@@ -1,6 +1,5 @@
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -8,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.servers import wait_for_port
+from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("BLAZE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -62,12 +61,6 @@ def _database_url(settings_dict) -> str | None:
     return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def live_asgi(transactional_db, tmp_path):
     """A real daphne (HTTP + WebSocket) on a free port, against this run's test database.
@@ -82,7 +75,7 @@ def live_asgi(transactional_db, tmp_path):
         pytest.skip("the browser game test needs PostgreSQL (DATABASE_URL=postgres://…)")
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.e2e.server_settings",

@@ -4,7 +4,6 @@ process, not a new loop and connection each time."""
 
 import asyncio
 import shutil
-import socket
 import subprocess
 import threading
 import uuid
@@ -71,19 +70,13 @@ async def _blocking_sends():
     await layer.group_discard(group, channel)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def restartable_redis(tmp_path):
     """A redis-server of this test's own, and a function that restarts it empty."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("needs redis-server")
-    port = _free_port()
+    port = servers.free_port()
     procs = []
 
     def start():

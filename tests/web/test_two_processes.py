@@ -3,7 +3,6 @@
 import asyncio
 import os
 import random
-import socket
 import subprocess
 import sys
 import uuid
@@ -16,7 +15,7 @@ from accounts.services import api_token_create
 from games import services
 from games.bots import choose_move
 from tests.conftest import make_user
-from tests.servers import wait_for_port
+from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 aiohttp = pytest.importorskip("aiohttp")
@@ -37,12 +36,6 @@ def _database_url() -> str:
            f"{db['NAME']}"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def two_processes(tmp_path):
     """Two daphne processes sharing this run's test database and one Redis prefix."""
@@ -53,7 +46,7 @@ def two_processes(tmp_path):
            "DB_POOL_MAX_SIZE": "2"}
     procs = []
     for name in ("a", "b"):
-        port = _free_port()
+        port = free_port()
         log = open(tmp_path / f"daphne-{name}.log", "w")  # noqa: SIM115
         proc = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
