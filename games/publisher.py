@@ -16,6 +16,7 @@ the loop of the consumers that read them.
 import asyncio
 import os
 import threading
+import weakref
 
 import redis
 from asgiref.sync import async_to_sync
@@ -30,7 +31,9 @@ SEND_SECONDS = 10.0  # a send still pending after this is given up (and logged)
 _loop = None
 _loop_pid = None
 _lock = threading.Lock()
-_clients: dict = {}  # (pid, address) -> a blocking redis.Redis over its own pool
+# layer -> (pid, its blocking client and channel prefix, or None): made once, as every
+# move broadcasts
+_targets: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _publisher_loop() -> asyncio.AbstractEventLoop:
@@ -55,43 +58,36 @@ def publish(layer, send, *args) -> None:
 
 def group_send_now(layer, group: str, message: dict) -> None:
     """Send `message` to `group` from this thread, as `layer.group_send` would."""
-    target = _pubsub_target(layer, group)
+    target = _pubsub_target(layer)
     if target is None:
         publish(layer, _group_send, group, message)
         return
-    client, channel = target
-    client.publish(channel, layer.serialize(message))
+    client, prefix = target
+    client.publish(f"{prefix}__group__{group}", layer.serialize(message))
 
 
 async def _group_send(layer, group: str, message: dict) -> None:
     await layer.group_send(group, message)
 
 
-def _pubsub_target(layer, group: str):
-    """(client, Redis channel) of the group on channels-redis's pub/sub layer with one
-    server given by address; None for any other layer (sentinels, shards, lists, memory).
-    The channel is named as RedisPubSubLoopLayer names it (tests/web/test_publisher.py
-    holds the two together)."""
-    if not isinstance(layer, RedisPubSubChannelLayer):
-        return None
-    hosts = decode_hosts(layer._kwargs.get("hosts"))
-    if len(hosts) != 1 or "address" not in hosts[0]:
-        return None
-    host = hosts[0]
-    prefix = layer._kwargs.get("prefix", "asgi")
-    return _client(host), f"{prefix}__group__{group}"
-
-
-def _client(host: dict):
-    key = (os.getpid(), repr(sorted(host.items())))  # a forked worker makes its own
-    client = _clients.get(key)
-    if client is None:
-        with _lock:
-            client = _clients.get(key)
-            if client is None:
-                options = {k: v for k, v in host.items() if k != "address"}
-                # one quick retry on a new connection (Redis restarted), then the error:
-                # a broadcast must not hold a move's answer for seconds
-                client = _clients[key] = redis.Redis.from_url(
-                    host["address"], retry=Retry(NoBackoff(), 1), **options)
-    return client
+def _pubsub_target(layer):
+    """(blocking client, channel prefix) for channels-redis's pub/sub layer with one
+    server given by address, made once a layer and process; None for any other layer
+    (sentinels, shards, lists, memory). Group channels are named as RedisPubSubLoopLayer
+    names them (tests/web/test_publisher.py holds the two together)."""
+    made = _targets.get(layer)
+    if made is not None and made[0] == os.getpid():  # a forked worker makes its own
+        return made[1]
+    with _lock:
+        target = None
+        hosts = decode_hosts(layer._kwargs.get("hosts")) \
+            if isinstance(layer, RedisPubSubChannelLayer) else []
+        if len(hosts) == 1 and "address" in hosts[0]:
+            options = {k: v for k, v in hosts[0].items() if k != "address"}
+            # one quick retry on a new connection (Redis restarted), then the error: a
+            # broadcast must not hold a move's answer for seconds
+            client = redis.Redis.from_url(hosts[0]["address"], retry=Retry(NoBackoff(), 1),
+                                          **options)
+            target = (client, layer._kwargs.get("prefix", "asgi"))
+        _targets[layer] = (os.getpid(), target)
+        return target

@@ -1,8 +1,10 @@
-"""Helpers for tests that start real server processes (daphne)."""
+"""Helpers for tests that start real server processes (daphne, redis-server)."""
 
+import shutil
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,3 +29,33 @@ def wait_for_port(proc: subprocess.Popen, port: int, log: Path, seconds: float =
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"daphne did not start on :{port}:\n" + log.read_text()[-4000:])
             time.sleep(0.2)
+
+
+@contextmanager
+def redis_server(port: int, folder: Path):
+    """A redis-server of the test's own on `port` (never the shared one: tests flush and
+    restart it), keeping nothing on disk; yields a function that restarts it empty."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("needs redis-server")
+    procs = []
+
+    def start():
+        procs.append(subprocess.Popen(
+            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL))
+        wait_for_port(procs[-1], port, folder / "redis-none.log")
+
+    def stop():
+        procs[-1].terminate()
+        procs[-1].wait(timeout=30)
+
+    def restart():
+        stop()
+        start()
+
+    start()
+    try:
+        yield restart
+    finally:
+        stop()

@@ -7,10 +7,8 @@ the shared one). Waits are generous timeouts on the outcome, never bounds on dur
 
 import os
 import random
-import shutil
 import signal
 import socket
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,7 @@ from django.utils import timezone
 from games.models import Game, Move, Seat
 from games.selectors import initial_state
 from games.services import bot_turn_queue
-from tests import workers
+from tests import servers, workers
 
 pytestmark = pytest.mark.skipif(
     settings.BLAZE_INMEMORY or connection.vendor != "postgresql",
@@ -149,31 +147,11 @@ def test_a_worker_killed_mid_move_is_replaced_and_the_watchdog_resumes_the_game(
 @pytest.fixture
 def private_redis(tmp_path):
     """A redis-server of this test's own (never the shared one: it gets flushed)."""
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("needs redis-server")
     with socket.socket() as s:
         if s.connect_ex(("127.0.0.1", PRIVATE_REDIS_PORT)) == 0:
             pytest.skip(f"port {PRIVATE_REDIS_PORT} is taken")
-    proc = subprocess.Popen(
-        [server, "--port", str(PRIVATE_REDIS_PORT), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
-    client = redis.Redis.from_url(url)
-
-    def up():
-        try:
-            return client.ping()
-        except redis.ConnectionError:
-            return False
-
-    try:
-        assert workers.wait_for(up, timeout=30)
-        yield url
-    finally:
-        client.close()
-        proc.terminate()
-        proc.wait(timeout=30)
+    with servers.redis_server(PRIVATE_REDIS_PORT, tmp_path):
+        yield f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
 
 
 def test_a_broker_that_lost_its_queues_mid_game_is_refilled_by_the_watchdog(

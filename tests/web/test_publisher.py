@@ -3,8 +3,6 @@ pub/sub layer with a blocking PUBLISH of its own, on others through one event lo
 process, not a new loop and connection each time."""
 
 import asyncio
-import shutil
-import subprocess
 import threading
 import uuid
 
@@ -72,30 +70,9 @@ async def _blocking_sends():
 
 @pytest.fixture
 def restartable_redis(tmp_path):
-    """A redis-server of this test's own, and a function that restarts it empty."""
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("needs redis-server")
     port = servers.free_port()
-    procs = []
-
-    def start():
-        procs.append(subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL))
-        servers.wait_for_port(procs[-1], port, tmp_path / "none.log")
-
-    def restart():
-        procs[-1].terminate()
-        procs[-1].wait(timeout=30)
-        start()
-
-    start()
-    try:
+    with servers.redis_server(port, tmp_path) as restart:
         yield f"redis://127.0.0.1:{port}/0", restart
-    finally:
-        procs[-1].terminate()
-        procs[-1].wait(timeout=30)
 
 
 def test_a_blocking_group_send_after_a_redis_restart_reconnects_and_arrives(
