@@ -21,6 +21,7 @@ from channels.security.websocket import OriginValidator  # noqa: E402
 from games.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
 
 from .body_limit import BodyLimitMiddleware  # noqa: E402
+from .daphne_sockets import DropSendsWhileClosing  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
 from .sync_gate import SyncGate  # noqa: E402
 
@@ -47,9 +48,9 @@ application = ProtocolTypeRouter(
     {
         "http": BodyLimitMiddleware(SyncGate(django_asgi_app, settings.WEB_SYNC_THREADS),
                                     settings.BLAZE_MAX_BODY_BYTES),
-        "websocket": ProgramsOrAllowedOrigins(
+        "websocket": DropSendsWhileClosing(ProgramsOrAllowedOrigins(
             HandshakeAuthMiddlewareStack(URLRouter(websocket_urlpatterns)), _allowed_origins()
-        ),
+        )),
     }
 )
 

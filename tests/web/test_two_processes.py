@@ -1,17 +1,22 @@
 """Two daphne processes over one PostgreSQL and one Redis act as one site."""
 
 import asyncio
+import base64
+import json
 import os
 import random
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from accounts.services import api_token_create
+from accounts.services import api_token_create, api_token_revoke
 from games import services
 from games.bots import choose_move
 from tests.conftest import make_user
@@ -37,11 +42,16 @@ def _database_url() -> str:
 
 
 @pytest.fixture
-def two_processes(tmp_path):
-    """Two daphne processes sharing this run's test database and one Redis prefix."""
+def two_processes(tmp_path, settings):
+    """Two daphne processes sharing this run's test database and one Redis prefix with
+    this process (what it sends to the layer reaches their sockets)."""
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    layer = dict(settings.CHANNEL_LAYERS["default"])
+    layer["CONFIG"] = {**layer["CONFIG"], "prefix": prefix}
+    settings.CHANNEL_LAYERS = {"default": layer}
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
            "DATABASE_URL": _database_url(), "BLAZE_INMEMORY": "0",
-           "CHANNEL_LAYER_PREFIX": f"test-{uuid.uuid4().hex[:8]}",
+           "CHANNEL_LAYER_PREFIX": prefix,
            "CELERY_TASK_ALWAYS_EAGER": "1", "DEBUG": "1", "BLAZE_ENV": "development",
            "DB_POOL_MAX_SIZE": "2"}
     procs = []
@@ -79,7 +89,7 @@ def _game():
         services.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     by_seat = {s.index: s.user for s in game.seats.select_related("user")}
-    return game.pk, [api_token_create(user=by_seat[k], name="t")[1] for k in range(4)]
+    return game.pk, [api_token_create(user=by_seat[k], name="t") for k in range(4)]
 
 
 class Table:
@@ -120,6 +130,7 @@ class Table:
 def test_moves_posted_to_one_process_reach_sockets_on_the_other_and_survive_its_death(
         two_processes):
     game_id, tokens = _game()
+    tokens = [secret for _, secret in tokens]
     (proc_a, url_a, _), (proc_b, url_b, _) = two_processes
 
     async def scenario():
@@ -154,3 +165,98 @@ def test_moves_posted_to_one_process_reach_sockets_on_the_other_and_survive_its_
             await asyncio.gather(*listeners, return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+def _raw_socket(url: str, path: str) -> socket.socket:
+    """A WebSocket client that only reads when told to, and never answers a close."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=30)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):  # byte by byte: the frames stay unread
+        head += sock.recv(1) or pytest.fail(f"no handshake answer: {head!r}")
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def _frame(sock: socket.socket) -> tuple[int, bytes] | None:
+    """The next frame from the server (opcode, payload), None once the TCP closed (an
+    unanswered close ends with a reset)."""
+    def exactly(n):
+        data = b""
+        while len(data) < n:
+            try:
+                chunk = sock.recv(n - len(data))
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                return None
+            data += chunk
+        return data
+
+    head = exactly(2)
+    if head is None:
+        return None
+    size = head[1] & 0x7F
+    if size >= 126:
+        size = int.from_bytes(exactly(2 if size == 126 else 8), "big")
+    return head[0] & 0x0F, exactly(size)
+
+
+def _http(method: str, url: str, token: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(
+        url, method=method, data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_traceback(
+        two_processes):
+    """The server closes a socket (its token revoked) and the next move's view reaches
+    the consumer before the client answered the close: daphne cannot send it any more.
+    The view is dropped and the consumer ends with the disconnect; before, it died with
+    "Exception inside application: Attempt to send on a closed protocol"."""
+    game_id, tokens = _game()
+    (_, url, log), _ = two_processes
+    sock = _raw_socket(url, f"/ws/games/{game_id}/?token={tokens[0][1]}")
+    rng = random.Random(1)
+
+    def chosen(seat):
+        view = _http("GET", f"{url}/api/v1/games/{game_id}", tokens[seat][1])
+        move = choose_move(view, seat, rng, "random")
+        return view["seq"], {k: v for k, v in move.items() if k != "seat"}
+
+    while True:
+        opcode, text = _frame(sock)
+        assert opcode == 1 and json.loads(text)["type"] == "view"  # in the game's group
+        waiting = [k for k in json.loads(text)["view"]["waiting_on"] if k != 0]
+        if waiting:
+            break
+        seq, move = chosen(0)  # seat 0 plays until another seat is awaited
+        _http("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[0][1],
+              {"seq": seq, "move": move})
+    # that seat chooses its move before the revocation, so its view reaches the closing
+    # socket within autobahn's 1 s wait for the client's answer
+    seat = waiting[0]
+    seq, move = chosen(seat)
+    token, _ = tokens[0]
+    assert api_token_revoke(user=token.user, token_id=token.pk)
+    answer = _http("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[seat][1],
+                   {"seq": seq, "move": move})
+    assert answer["seq"] == seq + 1
+    frames = []
+    while (frame := _frame(sock)) is not None:  # the close, then autobahn drops the TCP
+        frames.append(frame)
+    sock.close()
+    assert frames and frames[-1][0] == 8 and int.from_bytes(frames[-1][1][:2], "big") == 4401
+    # daphne reports an application's death on its next check, once a second
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        log.flush()
+        text = Path(log.name).read_text()
+        assert "Exception inside application" not in text, text[-3000:]
+        time.sleep(0.2)
