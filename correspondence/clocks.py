@@ -7,17 +7,22 @@ first), so the lock order is always game, then clocks. Called by the listeners o
 """
 
 import functools
+import logging
 from datetime import datetime
 
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import KombuError
+from redis.exceptions import RedisError
 
 from games import rows as sql_rows
 
 from . import clock as C
 from .models import SeatClock, Vacation
 from .notifications import notify_turn
+
+log = logging.getLogger(__name__)
 
 # Live deadlines this close also get a one-off check at the deadline itself (the 30 s sweep
 # stays the safety net); longer ones, and all correspondence deadlines, wait for the sweep.
@@ -220,8 +225,12 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     game_id, seq = game.pk, game.seq
 
     def queue():
-        deadline_check.apply_async((game_id, seq), countdown=wait)
-        cache.set(key, due_at, timeout=int(wait) + 60)
+        try:
+            deadline_check.apply_async((game_id, seq), countdown=wait)
+            cache.set(key, due_at, timeout=int(wait) + 60)
+        except (KombuError, OSError, RedisError) as exc:  # clocks_sweep is the safety net
+            log.warning("live deadline check of game %s not queued: %s", game_id, exc)
+            return
         if len(_queued_here) >= _QUEUED_HERE_MAX:
             _queued_here.clear()
         _queued_here[game_id] = due_at

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
+from redis.exceptions import RedisError
 
 from accounts.language import in_language_of
 
@@ -88,5 +89,7 @@ def views_send(views: GameViews) -> None:
     try:
         publisher.group_send_now(layer, messages.game_group(views.game_id),
                                  messages.game_views(views.seq, texts, spectator))
+    except (OSError, RedisError) as exc:  # Redis unreachable (a restart): clients resync
+        log.warning("broadcast of game %s seq %s not sent: %s", views.game_id, views.seq, exc)
     except Exception:  # a broken channel layer must not lose the move
         log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)

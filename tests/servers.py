@@ -34,7 +34,8 @@ def wait_for_port(proc: subprocess.Popen, port: int, log: Path, seconds: float =
 @contextmanager
 def redis_server(port: int, folder: Path):
     """A redis-server of the test's own on `port` (never the shared one: tests flush and
-    restart it), keeping nothing on disk; yields a function that restarts it empty."""
+    restart it), keeping nothing on disk; yields a function that restarts it empty, with
+    `.stop()` and `.start()` for an outage of the test's own length."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("needs redis-server")
@@ -47,13 +48,15 @@ def redis_server(port: int, folder: Path):
         wait_for_port(procs[-1], port, folder / "redis-none.log")
 
     def stop():
-        procs[-1].terminate()
-        procs[-1].wait(timeout=30)
+        if procs[-1].poll() is None:
+            procs[-1].terminate()
+            procs[-1].wait(timeout=30)
 
     def restart():
         stop()
         start()
 
+    restart.stop, restart.start = stop, start
     start()
     try:
         yield restart

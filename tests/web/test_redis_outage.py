@@ -1,0 +1,81 @@
+"""Redis stops under a live game served by a real daphne: moves are kept, and the log says
+what was skipped in one line each (no traceback); once Redis is back, moves broadcast
+again."""
+
+import os
+import random
+import subprocess
+import sys
+import uuid
+
+import pytest
+from django.conf import settings
+
+from games.bots import choose_move
+from games.models import Game
+from tests import servers
+from tests.web.test_two_processes import ROOT, _database_url, _game, _http
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"],
+                       reason="needs PostgreSQL: SQLite's test database is this process's"),
+]
+PRIVATE_REDIS_PORT = 8798
+
+
+@pytest.fixture
+def daphne_on_private_redis(tmp_path):
+    """One daphne whose channel layer, cache and Celery broker are a private redis-server;
+    yields its URL, its log's path and a function that stops or starts that Redis."""
+    with servers.redis_server(PRIVATE_REDIS_PORT, tmp_path) as restart:
+        redis_url = f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
+               "DATABASE_URL": _database_url(), "BLAZE_INMEMORY": "0",
+               "REDIS_URL": redis_url, "CACHE_URL": redis_url, "CELERY_BROKER_URL": redis_url,
+               "CELERY_TASK_ALWAYS_EAGER": "0", "CHANNEL_LAYER_PREFIX": uuid.uuid4().hex[:8],
+               "DEBUG": "1", "BLAZE_ENV": "development", "DB_POOL_MAX_SIZE": "2"}
+        port = servers.free_port()
+        log_path = tmp_path / "daphne.log"
+        with open(log_path, "w") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                 "blaze_site.asgi:application"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            try:
+                servers.wait_for_port(proc, port, log_path)
+                yield f"http://127.0.0.1:{port}", log_path, restart
+            finally:
+                proc.terminate()
+                proc.wait(timeout=30)
+
+
+def _play(url, game_id, tokens, rng) -> int:
+    """One move by a seat the game waits on; the seq the server answers."""
+    view = _http("GET", f"{url}/api/v1/games/{game_id}", tokens[0][1])
+    seat = view["waiting_on"][0]
+    view = _http("GET", f"{url}/api/v1/games/{game_id}", tokens[seat][1])
+    move = {k: v for k, v in choose_move(view, seat, rng, "random").items() if k != "seat"}
+    answer = _http("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[seat][1],
+                   {"seq": view["seq"], "move": move})
+    return answer["seq"]
+
+
+def test_a_move_made_while_redis_is_down_is_kept_and_what_was_skipped_is_one_log_line(
+        daphne_on_private_redis):
+    url, log_path, redis = daphne_on_private_redis
+    game_id, tokens = _game()
+    rng = random.Random(2)
+    redis.stop()
+    # the process's first move: its live deadline check is not queued yet
+    seq = _play(url, game_id, tokens, rng)
+    assert Game.objects.get(pk=game_id).seq == seq == 1  # the move is kept
+    text = log_path.read_text()
+    assert f"broadcast of game {game_id} seq {seq} not sent" in text
+    assert f"live deadline check of game {game_id} not queued" in text  # the sweep's job
+    assert "Traceback" not in text, text[-3000:]
+    redis.start()
+    seq = _play(url, game_id, tokens, rng)
+    assert Game.objects.get(pk=game_id).seq == seq == 2
+    text = log_path.read_text()
+    assert f"seq {seq} not sent" not in text and "Traceback" not in text, text[-3000:]
