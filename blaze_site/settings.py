@@ -207,8 +207,8 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"redis", "rediss"})
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
 CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
-# "pubsub" (RedisPubSubChannelLayer) or "lists" (RedisChannelLayer): README.md, "Live play",
-# has the measurements behind the default.
+# "pubsub" (RedisPubSubChannelLayer) or "lists" (channels-redis's RedisChannelLayer, with a
+# pool that waits): README.md, "Live play", has the measurements behind the default.
 CHANNEL_LAYER_KIND = env_choice("CHANNEL_LAYER_KIND", "pubsub", {"pubsub", "lists"})
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -216,7 +216,8 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
-            if CHANNEL_LAYER_KIND == "pubsub" else "channels_redis.core.RedisChannelLayer",
+            if CHANNEL_LAYER_KIND == "pubsub"
+            else "blaze_site.channel_layers.WaitingPoolRedisChannelLayer",
             "CONFIG": {
                 # A consumer waits for messages with a blocking read of 5 s; redis-py 8's
                 # default 5 s socket timeout cut it short and closed every quiet socket
