@@ -2,7 +2,7 @@
 
 Twisted parses every POST body that says it is a form into `request.args`, and reads
 every POST's Content-Type with the standard library's email parser to decide (a ~tenth
-of a web process's event-loop CPU under load: README.md, "Live play"). daphne never
+of a web process's event-loop CPU under load: docs/live-play.md). daphne never
 reads `args`: it hands the raw body to Django, which parses forms itself. Twisted's
 opt-out (twisted/twisted#12413) is a constructor argument daphne does not pass, so the
 request class daphne builds its requests from is swapped for one that passes it.
