@@ -227,10 +227,13 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
     def queue():
         try:
             deadline_check.apply_async((game_id, seq), countdown=wait)
-            cache.set(key, due_at, timeout=int(wait) + 60)
         except (KombuError, OSError, RedisError) as exc:  # clocks_sweep is the safety net
             log.warning("live deadline check of game %s not queued: %s", game_id, exc)
             return
+        try:
+            cache.set(key, due_at, timeout=int(wait) + 60)
+        except (OSError, RedisError):  # other processes may queue a check too: harmless
+            pass
         if len(_queued_here) >= _QUEUED_HERE_MAX:
             _queued_here.clear()
         _queued_here[game_id] = due_at

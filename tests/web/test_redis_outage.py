@@ -21,15 +21,15 @@ pytestmark = [
     pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"],
                        reason="needs PostgreSQL: SQLite's test database is this process's"),
 ]
-PRIVATE_REDIS_PORT = 8798
 
 
 @pytest.fixture
 def daphne_on_private_redis(tmp_path):
     """One daphne whose channel layer, cache and Celery broker are a private redis-server;
     yields its URL, its log's path and a function that stops or starts that Redis."""
-    with servers.redis_server(PRIVATE_REDIS_PORT, tmp_path) as restart:
-        redis_url = f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
+    redis_port = servers.free_port()
+    with servers.redis_server(redis_port, tmp_path) as restart:
+        redis_url = f"redis://127.0.0.1:{redis_port}/0"
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
                "DATABASE_URL": _database_url(), "BLAZE_INMEMORY": "0",
                "REDIS_URL": redis_url, "CACHE_URL": redis_url, "CELERY_BROKER_URL": redis_url,
