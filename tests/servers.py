@@ -1,13 +1,19 @@
 """Helpers for tests that start real server processes (daphne, redis-server)."""
 
+import json
 import shutil
 import socket
 import subprocess
+import sys
 import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -62,3 +68,45 @@ def redis_server(port: int, folder: Path):
         yield restart
     finally:
         stop()
+
+
+def database_url(settings_dict) -> str | None:
+    """The test database as a URL for another process; None when it cannot be shared."""
+    if "postgresql" not in settings_dict["ENGINE"]:
+        return None  # pytest-django's SQLite test database lives in this process's memory
+    user, password = settings_dict.get("USER") or "", settings_dict.get("PASSWORD") or ""
+    auth = user + (f":{password}" if password else "") + ("@" if user else "")
+    host, port = settings_dict.get("HOST") or "127.0.0.1", settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
+
+
+@contextmanager
+def daphne(env: dict, log: Path):
+    """The site in a daphne process of its own on a free port, with `env`, its output in
+    `log`; yields `url` and `proc` (a test may kill it). Stopped at the end."""
+    port = free_port()
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "blaze_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(proc, port, log)
+            yield SimpleNamespace(url=f"http://127.0.0.1:{port}", proc=proc)
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+
+
+def http_json(method: str, url: str, token: str, body: dict | None = None) -> dict:
+    """A program's API request (Bearer token) to a real server; the JSON answer."""
+    request = urllib.request.Request(
+        url, method=method, data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import free_port, wait_for_port
+from tests import servers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = servers.ROOT
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = 25
 
@@ -46,24 +46,8 @@ def live_site(tmp_path):
     )
     _manage(env, "migrate", "--noinput", "-v0")
     token = _manage(env, "blaze_token", "schema-tester").strip().splitlines()[-1]
-    port = free_port()
-    log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "blaze_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        log.flush()
-        wait_for_port(server, port, tmp_path / "daphne.log")
-        yield f"http://127.0.0.1:{port}", token
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+    with servers.daphne(env, tmp_path / "daphne.log") as site:
+        yield site.url, token
 
 
 def test_the_api_answers_as_its_openapi_schema_says(live_site, tmp_path):

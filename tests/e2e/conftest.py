@@ -1,15 +1,11 @@
 import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from tests.servers import free_port, wait_for_port
+from tests import servers
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("BLAZE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
@@ -51,16 +47,6 @@ def page(browser):
     assert not errors, f"the page's scripts failed: {errors}"
 
 
-def _database_url(settings_dict) -> str | None:
-    """The test database as a URL for another process; None when it cannot be shared."""
-    if "postgresql" not in settings_dict["ENGINE"]:
-        return None  # pytest-django's SQLite test database lives in this process's memory
-    user, password = settings_dict.get("USER") or "", settings_dict.get("PASSWORD") or ""
-    auth = user + (f":{password}" if password else "") + ("@" if user else "")
-    host, port = settings_dict.get("HOST") or "127.0.0.1", settings_dict.get("PORT") or 5432
-    return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
-
-
 @pytest.fixture
 def live_asgi(transactional_db, tmp_path):
     """A real daphne (HTTP + WebSocket) on a free port, against this run's test database.
@@ -70,12 +56,11 @@ def live_asgi(transactional_db, tmp_path):
     """
     from django.conf import settings
 
-    database_url = _database_url(settings.DATABASES["default"])
+    database_url = servers.database_url(settings.DATABASES["default"])
     if database_url is None:
         pytest.skip("the browser game test needs PostgreSQL (DATABASE_URL=postgres://…)")
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
-    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.e2e.server_settings",
@@ -85,22 +70,6 @@ def live_asgi(transactional_db, tmp_path):
         "DEBUG": "1",  # WhiteNoise serves static files from the finders
         "BLAZE_ENV": "development",
     }
-    log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115
-    server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "blaze_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
-        log.flush()
-        wait_for_port(server, port, tmp_path / "daphne.log")
-        yield SimpleNamespace(url=f"http://127.0.0.1:{port}", mail_dir=mail_dir,
-                              log=tmp_path / "daphne.log")
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+    log = tmp_path / "daphne.log"
+    with servers.daphne(env, log) as site:
+        yield SimpleNamespace(url=site.url, mail_dir=mail_dir, log=log)

@@ -4,17 +4,14 @@ again."""
 
 import os
 import random
-import subprocess
-import sys
 import uuid
 
 import pytest
 from django.conf import settings
 
-from games.bots import choose_move
 from games.models import Game
 from tests import servers
-from tests.web.test_two_processes import ROOT, _database_url, _game, _http
+from tests.web.test_two_processes import _game, chosen_move
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -31,33 +28,23 @@ def daphne_on_private_redis(tmp_path):
     with servers.redis_server(redis_port, tmp_path) as restart:
         redis_url = f"redis://127.0.0.1:{redis_port}/0"
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
-               "DATABASE_URL": _database_url(), "BLAZE_INMEMORY": "0",
-               "REDIS_URL": redis_url, "CACHE_URL": redis_url, "CELERY_BROKER_URL": redis_url,
-               "CELERY_TASK_ALWAYS_EAGER": "0", "CHANNEL_LAYER_PREFIX": uuid.uuid4().hex[:8],
+               "DATABASE_URL": servers.database_url(settings.DATABASES["default"]),
+               "BLAZE_INMEMORY": "0", "REDIS_URL": redis_url, "CACHE_URL": redis_url,
+               "CELERY_BROKER_URL": redis_url, "CELERY_TASK_ALWAYS_EAGER": "0",
+               "CHANNEL_LAYER_PREFIX": uuid.uuid4().hex[:8],
                "DEBUG": "1", "BLAZE_ENV": "development", "DB_POOL_MAX_SIZE": "2"}
-        port = servers.free_port()
-        log_path = tmp_path / "daphne.log"
-        with open(log_path, "w") as log:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "blaze_site.asgi:application"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-            try:
-                servers.wait_for_port(proc, port, log_path)
-                yield f"http://127.0.0.1:{port}", log_path, restart
-            finally:
-                proc.terminate()
-                proc.wait(timeout=30)
+        log = tmp_path / "daphne.log"
+        with servers.daphne(env, log) as site:
+            yield site.url, log, restart
 
 
 def _play(url, game_id, tokens, rng) -> int:
     """One move by a seat the game waits on; the seq the server answers."""
-    view = _http("GET", f"{url}/api/v1/games/{game_id}", tokens[0][1])
-    seat = view["waiting_on"][0]
-    view = _http("GET", f"{url}/api/v1/games/{game_id}", tokens[seat][1])
-    move = {k: v for k, v in choose_move(view, seat, rng, "random").items() if k != "seat"}
-    answer = _http("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[seat][1],
-                   {"seq": view["seq"], "move": move})
+    seat = servers.http_json("GET", f"{url}/api/v1/games/{game_id}", tokens[0][1])[
+        "waiting_on"][0]
+    seq, move = chosen_move(url, game_id, tokens[seat][1], seat, rng)
+    answer = servers.http_json("POST", f"{url}/api/v1/games/{game_id}/moves",
+                               tokens[seat][1], {"seq": seq, "move": move})
     return answer["seq"]
 
 

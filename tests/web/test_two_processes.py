@@ -6,12 +6,8 @@ import json
 import os
 import random
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -19,10 +15,9 @@ from django.conf import settings
 from accounts.services import api_token_create, api_token_revoke
 from games import services
 from games.bots import choose_move
+from tests import servers
 from tests.conftest import make_user
-from tests.servers import free_port, wait_for_port
 
-ROOT = Path(__file__).resolve().parents[2]
 aiohttp = pytest.importorskip("aiohttp")
 
 pytestmark = [
@@ -33,53 +28,25 @@ pytestmark = [
 ]
 
 
-def _database_url() -> str:
-    db = settings.DATABASES["default"]
-    user = db.get("USER") or ""
-    auth = user + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "") + ("@" if user else "")
-    return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/" \
-           f"{db['NAME']}"
-
-
 @pytest.fixture
 def two_processes(tmp_path, settings):
     """Two daphne processes sharing this run's test database and one Redis prefix with
-    this process (what it sends to the layer reaches their sockets)."""
+    this process (what it sends to the layer reaches their sockets); yields (proc, url,
+    log) of each."""
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     layer = dict(settings.CHANNEL_LAYERS["default"])
     layer["CONFIG"] = {**layer["CONFIG"], "prefix": prefix}
     settings.CHANNEL_LAYERS = {"default": layer}
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
-           "DATABASE_URL": _database_url(), "BLAZE_INMEMORY": "0",
-           "CHANNEL_LAYER_PREFIX": prefix,
+           "DATABASE_URL": servers.database_url(settings.DATABASES["default"]),
+           "BLAZE_INMEMORY": "0", "CHANNEL_LAYER_PREFIX": prefix,
            "CELERY_TASK_ALWAYS_EAGER": "1", "DEBUG": "1", "BLAZE_ENV": "development",
            "DB_POOL_MAX_SIZE": "2"}
-    procs = []
-    for name in ("a", "b"):
-        port = free_port()
-        log = open(tmp_path / f"daphne-{name}.log", "w")  # noqa: SIM115
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "blaze_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        procs.append((proc, f"http://127.0.0.1:{port}", log))
-    try:
-        for proc, url, _ in procs:
-            port = int(url.rsplit(":", 1)[1])
-            wait_for_port(proc, port, tmp_path / "daphne-a.log")
-        yield procs
-    finally:
-        for proc, _, log in procs:
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            log.close()
-        logs = "".join((tmp_path / f"daphne-{n}.log").read_text() for n in "ab")
-        assert "Traceback" not in logs, logs[-3000:]
+    logs = [tmp_path / f"daphne-{name}.log" for name in "ab"]
+    with servers.daphne(env, logs[0]) as a, servers.daphne(env, logs[1]) as b:
+        yield [(a.proc, a.url, logs[0]), (b.proc, b.url, logs[1])]
+    text = "".join(log.read_text() for log in logs)
+    assert "Traceback" not in text, text[-3000:]
 
 
 def _game():
@@ -206,12 +173,11 @@ def _frame(sock: socket.socket) -> tuple[int, bytes] | None:
     return head[0] & 0x0F, exactly(size)
 
 
-def _http(method: str, url: str, token: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        url, method=method, data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
+def chosen_move(url: str, game_id: int, token: str, seat: int, rng) -> tuple[int, dict]:
+    """The seat's view's seq and a move for it (RECORD.md's object, no "seat")."""
+    view = servers.http_json("GET", f"{url}/api/v1/games/{game_id}", token)
+    move = choose_move(view, seat, rng, "random")
+    return view["seq"], {k: v for k, v in move.items() if k != "seat"}
 
 
 def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_traceback(
@@ -226,9 +192,7 @@ def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_tracebac
     rng = random.Random(1)
 
     def chosen(seat):
-        view = _http("GET", f"{url}/api/v1/games/{game_id}", tokens[seat][1])
-        move = choose_move(view, seat, rng, "random")
-        return view["seq"], {k: v for k, v in move.items() if k != "seat"}
+        return chosen_move(url, game_id, tokens[seat][1], seat, rng)
 
     while True:
         opcode, text = _frame(sock)
@@ -237,7 +201,7 @@ def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_tracebac
         if waiting:
             break
         seq, move = chosen(0)  # seat 0 plays until another seat is awaited
-        _http("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[0][1],
+        servers.http_json("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[0][1],
               {"seq": seq, "move": move})
     # that seat chooses its move before the revocation, so its view reaches the closing
     # socket within autobahn's 1 s wait for the client's answer
@@ -245,7 +209,7 @@ def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_tracebac
     seq, move = chosen(seat)
     token, _ = tokens[0]
     assert api_token_revoke(user=token.user, token_id=token.pk)
-    answer = _http("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[seat][1],
+    answer = servers.http_json("POST", f"{url}/api/v1/games/{game_id}/moves", tokens[seat][1],
                    {"seq": seq, "move": move})
     assert answer["seq"] == seq + 1
     frames = []
@@ -256,7 +220,6 @@ def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_tracebac
     # daphne reports an application's death on its next check, once a second
     deadline = time.monotonic() + 3
     while time.monotonic() < deadline:
-        log.flush()
-        text = Path(log.name).read_text()
+        text = log.read_text()
         assert "Exception inside application" not in text, text[-3000:]
         time.sleep(0.2)
