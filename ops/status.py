@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from blaze_site.queues import queue_names
-from correspondence.models import SeatClock
+from clocks.models import SeatClock
 from games import live_sockets
 from games.watchdog import games_waiting_on_bots, stall_seconds, stalled_bot_games
 
