@@ -18,7 +18,7 @@ django_asgi_app = SyncChainASGIHandler(settings.WEB_SYNC_THREADS or 32,
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 
-from games.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
+from games.live.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
 
 from .body_limit import BodyLimitMiddleware  # noqa: E402
 from .daphne_sockets import DropSendsWhileClosing  # noqa: E402

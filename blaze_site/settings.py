@@ -10,7 +10,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from . import queues
+from lib import queues
+
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -237,7 +238,7 @@ CELERY_TASK_ALWAYS_EAGER = BLAZE_INMEMORY or env_bool("CELERY_TASK_ALWAYS_EAGER"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
-# Bot turns, clocks and mail each on a queue of their own (blaze_site/queues.py); a bare
+# Bot turns, clocks and mail each on a queue of their own (lib/queues.py); a bare
 # `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
 # Each queue its own exchange and routing key: a bare Queue(name) would bind every queue
 # to the default routing key, and a task sent to one would land in all of them.
@@ -307,8 +308,8 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Sites sharing one Redis keep their keys apart, as their channel groups.
 CACHES["default"].setdefault("KEY_PREFIX", CHANNEL_LAYER_PREFIX)
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    # one pool per process, not per request (blaze_site/redis_cache.py)
-    CACHES["default"]["BACKEND"] = "blaze_site.redis_cache.SharedPoolRedisCache"
+    # one pool per process, not per request (lib/redis_cache.py)
+    CACHES["default"]["BACKEND"] = "lib.redis_cache.SharedPoolRedisCache"
 
 # The site speaks English, Japanese and Spanish: the account's `language`, else the
 # language switch's cookie, else Accept-Language, else English (accounts/middleware.py).
@@ -396,7 +397,7 @@ for _name in ("BLAZE_MAX_RECORD_BYTES", "BLAZE_MAX_BODY_BYTES", "BLAZE_REPLAY_PA
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"{_name} must be a positive number.")
 RATELIMIT_USE_CACHE = "default"
-RATELIMIT_IP_META_KEY = "blaze_site.ratelimits.client_ip"
+RATELIMIT_IP_META_KEY = "lib.ratelimits.client_ip"
 # django-ratelimit warns about Django's own RedisCache, which does increment atomically.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 if not PRODUCTION:

@@ -10,8 +10,8 @@ from django.core import signing
 from django.test import Client
 
 from clocks.tasks import clocks_sweep
+from games.live.presence import presence_here, presence_leave, presence_touch
 from games.models import Game
-from games.presence import presence_here, presence_leave, presence_touch
 from notifications import notifications
 from notifications.emails import unsubscribe_token
 from notifications.models import EmailOptOut, Notification

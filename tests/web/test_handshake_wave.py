@@ -6,7 +6,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import consumers, ws_threads
+from games.live import consumers, ws_threads
 from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
     _connect,
     _own_channel_prefix,

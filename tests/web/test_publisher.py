@@ -13,7 +13,7 @@ from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings as django_settings
 
-from games import messages, publisher
+from games.live import messages, publisher
 from tests import servers
 from tests.web.test_game_websocket import _own_channel_prefix  # noqa: F401 (a fixture)
 

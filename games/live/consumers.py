@@ -1,7 +1,7 @@
 """Live updates for one game: each connection gets its own user's view (messages.py).
 
 The view is read from the database once, on connect (and on "sync"); after that the
-writer of every change sends each seat's view ready-made (games.broadcast), and the
+writer of every change sends each seat's view ready-made (games.live.broadcast), and the
 consumer only forwards it.
 """
 
@@ -12,11 +12,11 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from ..models import Game
+from ..selectors import game_and_seats, game_view_for
+from ..visibility import can_watch, invite_given
 from . import live_sockets, messages
-from .models import Game
 from .presence import apresence_leave, apresence_touch
-from .selectors import game_and_seats, game_view_for
-from .visibility import can_watch, invite_given
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
