@@ -6,14 +6,16 @@ Every error answers ``{"error": sentence}`` (409 adds ``"seq"``); invalid input 
 from functools import partial
 
 from django.utils.translation import gettext as _
-from ninja import Schema
+from ninja import Field, Schema
 from ninja.errors import HttpError, ValidationError
 
 from accounts.api_auth import api_auth
+from clocks.calendar import calendar_url
 from games.api import game_error_response
 from games.api import router as games_router
 from games.errors import Refused
 from lib.ratelimits import RateLimited
+from notifications.api import router as push_router
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
@@ -36,12 +38,15 @@ api = TruthfulNinjaAPI(
 class MeOut(Schema):
     id: int
     username: str
+    calendar_url: str = Field(..., description="your private iCalendar feed of deadlines "
+                              "(RFC 5545); a new one is made on the calendar page")
 
 
 @api.get("/me", response=MeOut, tags=["accounts"])
 def me(request):
     """The authenticated user."""
-    return request.auth
+    user = request.auth
+    return {"id": user.pk, "username": user.username, "calendar_url": calendar_url(user)}
 
 
 def _validation_sentence(errors: list) -> str:
@@ -75,3 +80,4 @@ api.add_exception_handler(RateLimited, _rate_limited)
 api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)
+api.add_router("/push", push_router)

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from lib import queues
+from lib import queues, vapid
 
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
@@ -120,6 +120,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.middleware.current_timezone",
+                "notifications.context.unread_notices",
             ],
         },
     },
@@ -302,6 +303,34 @@ if GUEST_CREATE_PER_HOUR < 1:
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
 if not 0 <= DIGEST_HOUR <= 23:
     raise ImproperlyConfigured("DIGEST_HOUR must be an hour from 0 to 23.")
+
+# Web Push (RFC 8030/8291/8292). The VAPID key is the raw P-256 private key, base64url
+# (`make run` makes one and keeps it in .run/); without one a development site simply
+# sends no push, production refuses to start unless push is turned off (WEBPUSH_ENABLED=0).
+WEBPUSH_ENABLED = env_bool("WEBPUSH_ENABLED", default=True)
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:admin@localhost")
+if WEBPUSH_VAPID_PRIVATE_KEY:
+    try:
+        vapid.private_key(WEBPUSH_VAPID_PRIVATE_KEY)
+    except ValueError as _exc:
+        raise ImproperlyConfigured(f"WEBPUSH_VAPID_PRIVATE_KEY: {_exc}.") from None
+elif PRODUCTION and WEBPUSH_ENABLED:
+    raise ImproperlyConfigured(
+        "WEBPUSH_VAPID_PRIVATE_KEY must be set when BLAZE_ENV=production (make one with "
+        "`python -c 'from lib.vapid import new_private_key; print(new_private_key())'`), "
+        "or turn push off with WEBPUSH_ENABLED=0.")
+if not WEBPUSH_VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("WEBPUSH_VAPID_SUBJECT must be a mailto: or https: contact.")
+# The push services the server may POST to: a subscription to any other host is refused
+# (the server must never be made to POST to arbitrary URLs). "*.example.com" also allows
+# subdomains. https only; plain http only to a loopback address listed here (tests, drills).
+WEBPUSH_ENDPOINT_HOSTS = env.list("WEBPUSH_ENDPOINT_HOSTS", default=[
+    "fcm.googleapis.com",  # Chrome, Opera, Samsung Internet
+    "updates.push.services.mozilla.com",  # Firefox
+    "web.push.apple.com",  # Safari
+    "*.notify.windows.com",  # Edge
+])
 
 # Rate limits live in the cache: use CACHE_URL=redis://… when running several processes.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}

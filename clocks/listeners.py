@@ -3,6 +3,7 @@ games.events.player_notice (notices.py)."""
 
 from games import events
 
+from .calendar import waiting_deadlines
 from .clocks import clock_view, clocks_on_move, clocks_start, clocks_stop
 
 
@@ -28,3 +29,4 @@ def connect() -> None:
     events.game_ended.connect(on_game_ended, when=events.IN_TRANSACTION, order=30,
                               name="clocks.clocks_stop")
     events.view_part_register("clocks", clock_view)
+    events.deadlines_register(waiting_deadlines)

@@ -1,4 +1,4 @@
-"""Clocks on rows and vacations. The arithmetic lives in clock.py (pure)."""
+"""Clocks on rows, vacations and the calendar feed. The arithmetic lives in clock.py (pure)."""
 
 from django.conf import settings
 from django.db import models
@@ -53,3 +53,17 @@ class Vacation(models.Model):
 
     def __str__(self):
         return f"{self.user} away {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d}"
+
+
+class CalendarFeed(models.Model):
+    """A player's private calendar address (clocks.calendar): the secret in it is the
+    credential, so a new one revokes the old."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    secret = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"calendar of {self.user_id}"

@@ -1,11 +1,12 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseNotFound
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import vacations
+from . import calendar, vacations
 from .forms import VacationForm
 
 
@@ -43,3 +44,30 @@ def vacation_cancel(request, vacation_id: int):
     else:
         messages.success(request, _("Vacation cancelled."))
     return redirect("vacation")
+
+
+def calendar_feed(request, secret: str):
+    """The private iCalendar feed: no login (calendar programs have none); the secret in
+    the address is the credential."""
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    user = calendar.calendar_user(secret)
+    if user is None:
+        return HttpResponseNotFound(_("No calendar at this address: it may have been "
+                                      "replaced by a new one."),
+                                    content_type="text/plain; charset=utf-8")
+    response = HttpResponse(calendar.calendar_text(user),
+                            content_type="text/calendar; charset=utf-8")
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+def calendar_page(request):
+    if request.method == "POST":
+        calendar.calendar_secret_renew(user=request.user)
+        messages.success(request, _("New calendar address made: the old one no longer "
+                                    "works."))
+        return redirect("calendar")
+    return render(request, "clocks/calendar.html",
+                  {"calendar_url": calendar.calendar_url(request.user)})

@@ -132,3 +132,22 @@ def view_parts(game) -> dict:
     for _, function in _view_parts:
         out.update(function(game))
     return out
+
+
+# ---- deadlines that apps above know (the clocks), to put a player's most urgent game first
+
+_deadlines: Callable | None = None
+
+
+def deadlines_register(function: Callable) -> None:
+    """`function(user, game_ids) -> {game_id: deadline}`: when each of those games, waiting
+    on `user`, times them out. One source (the clocks), registered in its AppConfig.ready()."""
+    global _deadlines
+    _deadlines = function
+
+
+def deadlines_for(user, game_ids) -> dict:
+    """{game_id: deadline} for the games that have one ({} without a source)."""
+    if _deadlines is None or not game_ids:
+        return {}
+    return _deadlines(user, list(game_ids))

@@ -12,7 +12,7 @@ from django.db.models import Q
 
 from lib import rows
 
-from . import state_cache
+from . import events, state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
 from .events import view_parts
 from .models import Game, Move, Seat
@@ -360,8 +360,24 @@ def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
     def waits_on_me(g: Game) -> bool:
         return g.status == Game.PLAYING and seat_by_game.get(g.pk) in g.waiting_on
 
+    # Those waiting on me by time left (the clocks know it), untimed ones after them.
+    due = events.deadlines_for(user, [g.pk for g in games if waits_on_me(g)])
     order = {Game.PLAYING: 1, Game.WAITING: 2, Game.FINISHED: 3, Game.ABORTED: 4}
-    return sorted(games, key=lambda g: (not waits_on_me(g), order[g.status], -g.pk))
+    return sorted(games, key=lambda g: (not waits_on_me(g), g.pk not in due,
+                                        due.get(g.pk) or 0, order[g.status], -g.pk))
+
+
+def game_next_for_user(*, user) -> Game | None:
+    """The most urgent game waiting on the user: the soonest deadline first, then untimed
+    games, oldest first. Two queries, however many games."""
+    seats = (Seat.objects.filter(user=user, bot_level__isnull=True, abandoned=False,
+                                 game__status=Game.PLAYING)
+             .select_related("game").order_by("game_id"))
+    waiting = [s.game for s in seats if s.index in s.game.waiting_on]
+    if not waiting:
+        return None
+    due = events.deadlines_for(user, [g.pk for g in waiting])
+    return min(waiting, key=lambda g: (g.pk not in due, due.get(g.pk) or 0))
 
 
 def game_record(game: Game) -> dict:

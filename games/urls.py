@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/people/", views.play_people, name="play_people"),
     path("games/", views.my_games, name="my_games"),
     path("games/import/", views.record_import, name="record_import"),
+    path("games/next/", views.game_next, name="game_next"),
     path("games/<int:game_id>/", views.game_table, name="game_table"),
     path("games/<int:game_id>/join/", views.game_join, name="game_join"),
     path("games/<int:game_id>/leave/", views.game_leave, name="game_leave"),

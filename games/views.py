@@ -23,6 +23,7 @@ from .selectors import (
     game_list_live,
     game_list_open,
     game_log,
+    game_next_for_user,
     game_summary,
     game_view_for,
 )
@@ -147,6 +148,16 @@ def my_games(request):
     if request.user.is_authenticated:
         games = [game_summary(g, request.user) for g in game_list_for_user(user=request.user)]
     return render(request, "games/my_games.html", {"games": games})
+
+
+@login_required
+def game_next(request):
+    """The "next game" button: the most urgent table waiting on me."""
+    game = game_next_for_user(user=request.user)
+    if game is None:
+        messages.info(request, _("No game is waiting on you."))
+        return redirect("my_games")
+    return redirect("game_table", game_id=game.pk)
 
 
 def game_table(request, game_id: int):

@@ -14,6 +14,7 @@ TASK_KINDS = {
     "clocks.tasks.clocks_sweep": CLOCKS,
     "clocks.tasks.deadline_check": CLOCKS,
     "notifications.tasks.notification_send": MAIL,
+    "notifications.tasks.notification_push": MAIL,
     "notifications.tasks.send_digests": MAIL,
     # The same tasks under the names they had before the clocks/notifications split, for
     # those queued then (the old names are still registered).

@@ -69,11 +69,16 @@ SUBJECTS = {
 }
 
 
+def subject_of(note) -> str:
+    """The notice's title in the active language: its own subject, else by kind."""
+    return note.subject or (
+        str(SUBJECTS.get(note.kind, _("News from Blaze"))) % {"game": note.game_id})
+
+
 def notification_message(note) -> EmailMessage:
     """The email of a notification, in its recipient's language (whoever caused it)."""
     with in_language_of(note.user):
-        subject = note.subject or (
-            str(SUBJECTS.get(note.kind, _("News from Blaze"))) % {"game": note.game_id})
+        subject = subject_of(note)
         body = _("Hello %(name)s,") % {"name": note.user.username} + f"\n\n{note.text}\n"
         if note.game_id is not None:
             body += "\n" + _("Open the game: %(link)s") % {

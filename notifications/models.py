@@ -28,14 +28,21 @@ class Notification(models.Model):
     key = models.CharField(max_length=200, unique=True)
     text = models.CharField(max_length=500)
     subject = models.CharField(max_length=200, blank=True, default="")  # else by kind
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(auto_now_add=True)  # or when it was last updated
     read = models.BooleanField(default=False)
     emailed = models.BooleanField(default=False)
+    pushed = models.BooleanField(default=False)
 
     class Meta:
         db_table = "correspondence_notification"
         ordering = ["-created", "-pk"]
         indexes = [models.Index(fields=["user", "read"], name="corresponde_user_id_985318_idx")]
+        constraints = [
+            # One live notice per game and kind: a new event updates it (notify).
+            models.UniqueConstraint(fields=["user", "game", "kind"],
+                                    condition=models.Q(game__isnull=False),
+                                    name="notification_one_per_game_and_kind"),
+        ]
 
     def __str__(self):
         return self.key
@@ -51,3 +58,23 @@ class EmailOptOut(models.Model):
 
     class Meta:
         db_table = "correspondence_emailoptout"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (its PushSubscription JSON). The endpoint is on
+    an allowed push service (push.endpoint_refusal); p256dh and auth are the browser's keys
+    the payload is encrypted to (RFC 8291)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=50)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"push subscription {self.pk} of {self.user_id}"

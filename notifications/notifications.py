@@ -6,13 +6,15 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.language import in_language_of
 from games import events
+from games.live.presence import presence_here
 from games.standing import standing_order
 
 from .models import EmailOptOut, Notification
@@ -55,24 +57,62 @@ def notify(*, user, game=None, kind: str, key: str, text, params: dict | None = 
            subject=None) -> Notification | None:
     """The one way to tell a player something. Records the in-site copy once per `key`
     (one notice per event), written in the recipient's language and time zone, and after
-    commit queues its email; the email task applies the player's preferences (opt-out,
-    turn mail, an open table) and adds the one-click unsubscribe headers. Returns the
-    notification if it is new."""
+    commit queues its email and push; those tasks apply the player's preferences
+    (opt-out, turn mail, an open table) and the mail gets one-click unsubscribe headers.
+
+    A notice about a game is its one live notice of that kind: a new event updates it
+    (unread again, mailed and pushed again) rather than adding another, and none is made
+    while the player has that game's table open (they see it there). Returns the notice
+    if it is new or updated."""
     if user is None or user.is_bot:
+        return None
+    if game is not None and presence_here(user.pk, game.pk):
         return None
     with said_to(user):
         words = _words(text, params)
         title = header_safe(_words(subject, params)) if subject else ""
-    note, created = Notification.objects.get_or_create(
-        key=key[:200], defaults={"user": user, "game": game, "kind": kind, "text": words[:500],
-                                 "subject": title[:200]}
-    )
-    if not created:
+    fields = {"key": key[:200], "text": words[:500], "subject": title[:200], "read": False,
+              "emailed": False, "pushed": False}
+    note = _live_notice_write(user, game, kind, fields)
+    if note is None:
         return None
-    from .tasks import notification_send  # the task module imports this one
+    from .tasks import notification_push, notification_send  # they import this module
 
-    transaction.on_commit(lambda: notification_send.delay(note.pk))
+    def deliver(pk=note.pk):
+        notification_send.delay(pk)
+        if push_wanted():
+            notification_push.delay(pk)
+
+    transaction.on_commit(deliver)
     return note
+
+
+def push_wanted() -> bool:
+    return bool(settings.WEBPUSH_ENABLED and settings.WEBPUSH_VAPID_PRIVATE_KEY)
+
+
+def _live_notice_write(user, game, kind: str, fields: dict) -> Notification | None:
+    """Create the notice, or update the game's live one of this kind; None if this event
+    (its key) is recorded already."""
+    try:
+        with transaction.atomic():  # a savepoint: a lost race leaves the caller's work
+            if game is None:
+                note, created = Notification.objects.get_or_create(
+                    key=fields["key"], defaults={"user": user, "kind": kind, **fields})
+                return note if created else None
+            note = (Notification.objects.select_for_update()
+                    .filter(user=user, game=game, kind=kind).first())
+            if note is None:
+                return Notification.objects.create(user=user, game=game, kind=kind, **fields)
+            if note.key == fields["key"]:
+                return None
+            fields["created"] = timezone.now()
+            Notification.objects.filter(pk=note.pk).update(**fields)
+            for name, value in fields.items():
+                setattr(note, name, value)
+            return note
+    except IntegrityError:  # the same event recorded at the same moment elsewhere
+        return None
 
 
 def result_words(game, seats) -> str:
@@ -129,3 +169,12 @@ def email_unsubscribe(*, user) -> bool:
 
 def email_resubscribe(*, user) -> None:
     EmailOptOut.objects.filter(user=user).delete()
+
+
+def notification_mark_read(*, user, notification_id: int) -> bool:
+    """Mark one of the user's notices read; False if it is not theirs or not there."""
+    return bool(Notification.objects.filter(user=user, pk=notification_id).update(read=True))
+
+
+def notifications_unread(user) -> int:
+    return Notification.objects.filter(user=user, read=False).count()

@@ -61,6 +61,25 @@ def notification_send(notification_id: int) -> bool:
     return True
 
 
+@shared_task(ignore_result=True)
+def notification_push(notification_id: int) -> int:
+    """Push one notice to its player's browsers, at most once per event (claimed with a
+    conditional update; an updated notice is pushed again). Not while the player has the
+    game open: the table shows it."""
+    from .push import push_send
+
+    note = (Notification.objects.select_related("user")
+            .filter(pk=notification_id, pushed=False).first())
+    if note is None or not note.user.push_subscriptions.exists():
+        return 0
+    if note.game_id is not None and presence_here(note.user_id, note.game_id):
+        return 0
+    if not Notification.objects.filter(pk=note.pk, key=note.key, pushed=False).update(
+            pushed=True):
+        return 0  # another worker pushed it, or it was updated since (its own task pushes)
+    return push_send(note)
+
+
 def _waiting_seats(user) -> list:
     seats = (Seat.objects.filter(user=user, bot_level__isnull=True, game__status=Game.PLAYING)
              .select_related("game").order_by("game_id"))

@@ -1,6 +1,8 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -20,6 +22,13 @@ def notification_list(request):
     unsubscribed = hasattr(request.user, "email_opt_out")
     return render(request, "notifications/notifications.html",
                   {"notifications": notes, "unsubscribed": unsubscribed})
+
+
+@login_required
+@require_POST
+def notification_read(request, notification_id: int):
+    notifications.notification_mark_read(user=request.user, notification_id=notification_id)
+    return redirect("notifications")
 
 
 @login_required
@@ -46,3 +55,38 @@ def unsubscribe(request, token: str):
     if request.method != "GET":
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=405)
     return render(request, "notifications/unsubscribe.html", {"who": user})
+
+
+# ---- the installable app: manifest, service worker (at the root: its scope is the site) --
+
+APP_VERSION = "1"  # change to make browsers fetch the offline page anew
+
+
+def app_manifest(request):
+    return JsonResponse({
+        "name": "Blaze online",
+        "short_name": "Blaze",
+        "description": _("Play Blaze, a card game for three to five players."),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#1f1b16",
+        "theme_color": "#e8590c",
+        "icons": [
+            {"src": static("img/app-icon-192.png"), "sizes": "192x192", "type": "image/png",
+             "purpose": "any maskable"},
+            {"src": static("img/app-icon-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "any maskable"},
+        ],
+    }, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+
+
+def service_worker(request):
+    response = render(request, "app/sw.js", {"version": APP_VERSION},
+                      content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"  # browsers check for a new worker each visit
+    return response
+
+
+def offline(request):
+    return render(request, "app/offline.html")

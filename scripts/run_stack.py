@@ -65,6 +65,23 @@ def shared_settings(env: dict) -> None:
         env.setdefault("CACHE_URL", url._replace(path=f"/{(db + 1) % 16}").geturl())
 
 
+def vapid_key(env: dict, run_dir: Path = RUN_DIR) -> None:
+    """Web Push needs a VAPID key: unless the environment gives one, make one on the first
+    start and keep it in .run/ (browsers' subscriptions are tied to it)."""
+    if env.get("WEBPUSH_VAPID_PRIVATE_KEY"):
+        return
+    from lib.vapid import new_private_key  # the project is installed in the venv
+
+    path = run_dir / "vapid_private_key"
+    if not path.exists():
+        run_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(new_private_key() + "\n")
+        print(f"Made a Web Push (VAPID) key for this site: {path}", flush=True)
+    env["WEBPUSH_VAPID_PRIVATE_KEY"] = path.read_text().strip()
+
+
 def manage(env: dict, *args: str) -> None:
     subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=env, check=True)
 
@@ -82,6 +99,7 @@ def main() -> int:
     if redis:
         children.append(redis)
     shared_settings(env)
+    vapid_key(env)
     try:
         manage(env, "migrate", "--noinput")
         manage(env, "blaze_create_bots")

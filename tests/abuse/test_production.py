@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from lib.vapid import new_private_key
 from tests.abuse.conftest import finished_record
 from tests.games_helpers import api_post, bearer
 
@@ -42,8 +43,22 @@ def test_production_refuses_a_wildcard_allowed_hosts(hosts):
 
 def test_production_takes_a_strong_key_and_named_hosts():
     result = _settings_import(BLAZE_ENV="production", SECRET_KEY=STRONG_KEY,
-                              ALLOWED_HOSTS="blaze.example")
+                              ALLOWED_HOSTS="blaze.example",
+                              WEBPUSH_VAPID_PRIVATE_KEY=new_private_key())
     assert result.returncode == 0, result.stderr
+
+
+def test_production_refuses_to_start_push_without_a_vapid_key():
+    result = _settings_import(BLAZE_ENV="production", SECRET_KEY=STRONG_KEY,
+                              ALLOWED_HOSTS="blaze.example", WEBPUSH_VAPID_PRIVATE_KEY="")
+    assert result.returncode != 0
+    assert "WEBPUSH_VAPID_PRIVATE_KEY must be set" in result.stderr
+    # ...unless push is turned off; and a key that is not one is refused anywhere.
+    assert _settings_import(BLAZE_ENV="production", SECRET_KEY=STRONG_KEY,
+                            ALLOWED_HOSTS="blaze.example", WEBPUSH_ENABLED="0",
+                            WEBPUSH_VAPID_PRIVATE_KEY="").returncode == 0
+    result = _settings_import(WEBPUSH_VAPID_PRIVATE_KEY="c2hvcnQ")
+    assert result.returncode != 0 and "32 bytes" in result.stderr
 
 
 _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from lib.vapid import new_private_key
 from tests import servers
 
 ROOT = servers.ROOT
@@ -43,6 +44,7 @@ def live_site(tmp_path):
         # the run exercises the operations, not the quotas (tests of their own cover those)
         BLAZE_RATE_GAME_CREATE="100000/h", BLAZE_RATE_RECORD_IMPORT="100000/d",
         BLAZE_MAX_WAITING_TABLES="100000", BLAZE_MAX_STRONG_BOT_SEATS="100000",
+        WEBPUSH_VAPID_PRIVATE_KEY=new_private_key(),  # push is set up: no 503 to report
     )
     _manage(env, "migrate", "--noinput", "-v0")
     token = _manage(env, "blaze_token", "schema-tester").strip().splitlines()[-1]

@@ -18,10 +18,12 @@ from games import services
 from games.engine import legal_moves
 from games.models import Game, Move, Seat
 from games.selectors import game_state
-from notifications.models import Notification
+from lib.vapid import new_private_key
+from notifications.models import Notification, PushSubscription
 from ratings.models import Rating, RatingChange
 from tests.clocks.helpers import committed
 from tests.conftest import make_user
+from tests.notifications.push_receiver import Browser
 from tests.ratings.factories import finished_game
 from tests.tournaments.conftest import make_players, make_tournament, register_all
 from tournaments.models import Tournament, TournamentRound
@@ -37,6 +39,8 @@ def _setup(eager_tasks, settings):
     settings.BOT_PAUSE_SECONDS = 0
     settings.DIGEST_HOUR = 0
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = new_private_key()
+    settings.WEBPUSH_ENDPOINT_HOSTS = ["127.0.0.1"]
 
 
 def _tasks() -> dict:
@@ -49,7 +53,7 @@ def effects() -> dict:
     return {
         "moves": list(Move.objects.order_by("game_id", "seq").values_list("game_id", "seq")),
         "games": list(Game.objects.order_by("pk").values_list("pk", "status", "seq")),
-        "notes": sorted(Notification.objects.values_list("key", "emailed")),
+        "notes": sorted(Notification.objects.values_list("key", "emailed", "pushed")),
         "mail": [(m.to, m.subject) for m in mail.outbox],
         "ratings": sorted(Rating.objects.values_list("user_id", "mu", "sigma", "games")),
         "changes": RatingChange.objects.count(),
@@ -135,6 +139,15 @@ def case_notification_send(ann):
     return "notifications.tasks.notification_send", note.pk
 
 
+def case_notification_push(ann):
+    note = Notification.objects.create(user=ann, kind=Notification.GAME_OVER, key="t:1",
+                                       text="Game 1 is over.")
+    # Nothing answers on port 9: the push fails, and is not tried again.
+    keys = Browser().subscription("")["keys"]
+    PushSubscription.objects.create(user=ann, endpoint="http://127.0.0.1:9/push", **keys)
+    return "notifications.tasks.notification_push", note.pk
+
+
 def case_send_digests(ann):
     ann.email_on_turn = "digest"
     ann.save(update_fields=["email_on_turn"])
@@ -193,8 +206,8 @@ def case_guests_remove(ann):
 
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
-    case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance, case_guests_remove,
+    case_notification_send, case_notification_push, case_send_digests, case_rating_update,
+    case_tournaments_tick, case_tournament_advance, case_guests_remove,
 )}
 
 

@@ -74,3 +74,19 @@ def test_presence_touched_by_one_process_is_seen_by_another():
     assert run("from games.live.presence import presence_here; "
                "print(presence_here(7, 99))") == "True"
     run("from games.live.presence import presence_leave; presence_leave(7, 99)")
+
+
+def test_make_run_makes_a_vapid_key_once_and_keeps_it(tmp_path):
+    from run_stack import vapid_key
+
+    from lib import vapid
+
+    first, again = {}, {}
+    vapid_key(first, tmp_path)
+    vapid_key(again, tmp_path)
+    assert first["WEBPUSH_VAPID_PRIVATE_KEY"] == again["WEBPUSH_VAPID_PRIVATE_KEY"]
+    assert len(vapid.b64url_decode(first["WEBPUSH_VAPID_PRIVATE_KEY"])) == 32
+    assert (tmp_path / "vapid_private_key").stat().st_mode & 0o077 == 0  # the owner's only
+    given = {"WEBPUSH_VAPID_PRIVATE_KEY": "from-the-environment"}
+    vapid_key(given, tmp_path)
+    assert given["WEBPUSH_VAPID_PRIVATE_KEY"] == "from-the-environment"

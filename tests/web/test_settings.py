@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from blaze_site.env import env_bool, env_db, env_email, env_url
+from lib.vapid import new_private_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,6 +89,7 @@ def test_production_settings_pass_the_deploy_check():
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="blaze.example",
         CACHE_URL="redis://127.0.0.1:6379/1",  # not connected to by the check
+        WEBPUSH_VAPID_PRIVATE_KEY=new_private_key(),
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -100,6 +102,7 @@ def test_production_refuses_a_cache_that_processes_do_not_share():
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="blaze.example",
         CACHE_URL="locmemcache://",
+        WEBPUSH_VAPID_PRIVATE_KEY=new_private_key(),
     )
     assert result.returncode != 0
     assert "not a shared cache" in result.stderr
