@@ -87,23 +87,6 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
 ]
 
-# Requests under /api/ that carry an Authorization header (programs) pass only these:
-# the browser's (session, CSRF, the session's user, messages, allauth, staff two-factor,
-# time zone, static files) do nothing for them but cost CPU on every move
-# (blaze_site/asgi_handler.py). The answers are the same but for `Vary: Cookie`.
-PROGRAM_MIDDLEWARE = [m for m in MIDDLEWARE if m not in {
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "allauth.account.middleware.AccountMiddleware",
-    "accounts.staff_mfa.StaffTwoFactorMiddleware",
-    "accounts.middleware.UserTimezoneMiddleware",
-}]
-PROGRAM_MIDDLEWARE.insert(PROGRAM_MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware"),
-                          "blaze_site.asgi_handler.AnonymousUntilAuthenticated")
-
 ROOT_URLCONF = "blaze_site.urls"
 ASGI_APPLICATION = "blaze_site.asgi.application"
 
@@ -369,6 +352,9 @@ BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_
 # HTTP requests of one web process running Django's synchronous code at once; the rest
 # wait in the event loop (blaze_site/sync_gate.py). 0: no limit (a thread each).
 WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=2)
+# A socket's handshake reads are skipped past this: the web server has dropped it by then.
+# daphne's --websocket_connect_timeout default (docs/upgrades.md).
+WS_HANDSHAKE_SECONDS = env.float("WS_HANDSHAKE_SECONDS", default=5.0)
 # The web process's garbage collector: start-up objects frozen, the first generation
 # collected every this many allocations (blaze_site/gc_tuning.py); 0: Python's defaults.
 WEB_GC_GEN0_THRESHOLD = env.int("WEB_GC_GEN0_THRESHOLD", default=10_000)

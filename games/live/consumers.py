@@ -8,7 +8,6 @@ consumer only forwards it.
 import time
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -89,17 +88,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await apresence_leave(self.user_id, self.game_id)
         for group in list(getattr(self, "groups_joined", ())):
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def dispatch(self, message):
-        """As channels' own, without its close_old_connections before every handler: that
-        is a hop to the one shared sync thread for each message to each socket (four a
-        move), queued behind the database reads of every socket of the process. The
-        handlers that read the database do it through database_sync_to_async, which
-        closes old connections on its own thread."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     # ---- from the client ------------------------------------------------------------------
 
