@@ -1,4 +1,4 @@
-"""Settings for Blaze online, read from the environment (see README.md, "Configuration").
+"""Settings for Blaze online, read from the environment (docs/configuration.md).
 
 BLAZE_ENV=production (or DJANGO_SETTINGS_MODULE=blaze_site.settings_prod) turns on the
 secure defaults; the development defaults (SQLite, console email) are only for a first run.
@@ -151,8 +151,8 @@ ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "blaze", "api", "system"]
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Blaze online"
 # Behind a reverse proxy every request comes from the proxy's address: the client's is in
-# X-Forwarded-For (README "Behind a proxy"). Login, sign-up and password-reset limits and
-# the site's per-address limits read the client's address the same way (allauth's).
+# X-Forwarded-For (docs/deployment.md, "Behind a proxy"). Login, sign-up and password-reset
+# limits and the site's per-address limits read the client's address the same way.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("ALLAUTH_TRUSTED_CLIENT_IP_HEADER", default="") or None
 if not 0 <= ALLAUTH_TRUSTED_PROXY_COUNT <= 5:
@@ -192,7 +192,7 @@ REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"r
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
 CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
 # "pubsub" (RedisPubSubChannelLayer) or "lists" (channels-redis's RedisChannelLayer, with a
-# pool that waits): README.md, "Live play", has the measurements behind the default.
+# pool that waits): docs/live-play.md has the measurements behind the default.
 CHANNEL_LAYER_KIND = env_choice("CHANNEL_LAYER_KIND", "pubsub", {"pubsub", "lists"})
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -343,7 +343,7 @@ CONTENT_SECURITY_POLICY = {
 # proxy cache: account pages (new API tokens, two-factor codes), the API, game tables.
 BLAZE_NO_STORE_PREFIXES = ["/account/", "/api/", "/games/"]
 
-# ---- abuse limits: request sizes, quotas and rate limits (README "Limits") ---------------
+# ---- abuse limits: request sizes, quotas, rate limits (docs/deployment.md) ----
 # A record is at most this many bytes (the API's import body, the page's upload or paste).
 BLAZE_MAX_RECORD_BYTES = env.int("BLAZE_MAX_RECORD_BYTES", default=1_000_000)
 # Any request body: a record plus room for a multipart form around it. Bigger bodies are

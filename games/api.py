@@ -107,7 +107,7 @@ class GameCreateIn(StrictIn):
     private: StrictBool = False
     time_control: dict[str, Any] | None = Field(
         None, description='{"kind": "live", "minutes": 10} or {"kind": "correspondence", '
-                          '"days": 3} (README "Time controls"; 400 for other values)'
+                          '"days": 3} (docs/operations.md, time controls; 400 for other values)'
     )
 
 
