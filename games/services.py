@@ -32,7 +32,13 @@ from .errors import (  # noqa: F401 (callers catch them as services.X)
 from .live import broadcast
 from .models import Game, Move, Seat
 from .narration import move_events
-from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
+from .selectors import (
+    GameAndSeats,
+    game_and_seats,
+    game_state,
+    initial_state,
+    state_cache_put_on_commit,
+)
 from .visibility import invite_matches
 from .words import say, status_word
 
@@ -51,7 +57,7 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+def _locked_game_and_seats(game_id: int) -> GameAndSeats:
     """The game row, locked, and its seats with their users, in one statement (the move
     path: see lib.rows). Call inside transaction.atomic()."""
     found = game_and_seats(game_id, lock=True)
@@ -385,8 +391,9 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
         raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
-    with transaction.atomic():
-        game, seats = _locked_game_and_seats(game_id)
+    with transaction.atomic(), events.write_scope():
+        found = _locked_game_and_seats(game_id)
+        game, seats = found
         if bot_seat is not None:
             seat = next((s for s in seats if s.index == bot_seat and s.bot_level), None)
         elif user is not None and user.is_authenticated:
@@ -400,7 +407,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
-        before = game_state(game)  # shared: never mutated
+        before = game_state(game, found.log_tail)  # shared: never mutated
         state = before.clone()
         full = {**move, "seat": seat.index}
         try:
