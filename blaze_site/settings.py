@@ -63,7 +63,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
-    "correspondence",
+    "clocks",  # app label "correspondence" (its tables and migrations)
+    "notifications",
     "tournaments",
     "ops",
 ]
@@ -255,11 +256,11 @@ if not 1 <= BLAZE_WATCHDOG_SECONDS <= 60:
 CELERY_BEAT_SCHEDULE: dict = {
     # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
     # correspondence clocks, and live ones whose deadline check was lost.
-    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep",
+    "clocks-sweep": {"task": "clocks.tasks.clocks_sweep",
                      "schedule": BLAZE_WATCHDOG_SECONDS},
     "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
-    "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
+    "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
     # Guests ("Play against bots" without an account) that never sat down.

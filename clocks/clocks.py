@@ -21,7 +21,7 @@ from lib import rows as sql_rows
 
 from . import clock as C
 from .models import SeatClock, Vacation
-from .notifications import notify_turn
+from .notices import tell_turn
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def clocks_start(game, now: datetime | None = None) -> None:
     _queue_live_check(game, tc, rows, now)
     if tc.kind == C.CORRESPONDENCE:
         for seat in game.waiting_on:
-            notify_turn(game, seats.get(seat))
+            tell_turn(game, seats.get(seat))
 
 
 def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None,
@@ -127,7 +127,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
     _queue_live_check(game, tc, rows, now)
     if tc.kind == C.CORRESPONDENCE:
         for seat in started:
-            notify_turn(game, seats.get(seat))
+            tell_turn(game, seats.get(seat))
 
 
 @functools.cache

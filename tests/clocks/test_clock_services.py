@@ -5,12 +5,13 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import time_machine
 
-from correspondence import clocks as clock_rows
-from correspondence import vacations
-from correspondence.models import Notification, SeatClock, Vacation
-from correspondence.tasks import clocks_sweep
+from clocks import clocks as clock_rows
+from clocks import vacations
+from clocks.models import SeatClock, Vacation
+from clocks.tasks import clocks_sweep
 from games.models import Game, Move, Seat
 from games.services import BadRequest, game_create
+from notifications.models import Notification
 
 from .helpers import committed, move_random, started_game, user_at
 
@@ -223,7 +224,7 @@ def test_live_clock_with_increment(clock, ann, bob, cat):
 
 
 def test_a_live_deadline_is_checked_at_the_deadline_and_names_its_seq(clock, ann, bob, cat):
-    from correspondence.tasks import deadline_check
+    from clocks.tasks import deadline_check
 
     game = started_game([ann, bob, cat], {"kind": "live", "minutes": 1})
     seq = game.seq
@@ -242,7 +243,7 @@ def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
         clock, ann, bob, cat, monkeypatch):
     from django.core.cache import cache
 
-    from correspondence.tasks import deadline_check
+    from clocks.tasks import deadline_check
 
     queued, reads = [], []
     monkeypatch.setattr(deadline_check, "apply_async",

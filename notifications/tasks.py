@@ -1,5 +1,5 @@
-"""Background work: the deadline sweeper, emails, the daily digest. Every task is safe
-to run twice: work is claimed with a row lock, a conditional update or a unique key."""
+"""Background work of notifications: a notice's email, the daily digest. Every task is safe
+to run twice: work is claimed with a conditional update or a unique key."""
 
 import logging
 from zoneinfo import ZoneInfo
@@ -13,43 +13,9 @@ from accounts.models import User
 from games.live.presence import presence_here
 from games.models import Game, Seat
 
-from .models import EmailOptOut, Notification, SeatClock
-from .timeouts import clocks_warn, deadline_expire
+from .models import EmailOptOut, Notification
 
 log = logging.getLogger(__name__)
-
-SWEEP_LIMIT = 200
-
-
-@shared_task(ignore_result=True)
-def clocks_sweep() -> int:
-    """Every 30 s (beat): time out the seats whose deadline passed, warn those almost out.
-    Returns the number of timeout moves made."""
-    now = timezone.now()
-    game_ids = (
-        SeatClock.objects.filter(deadline__lte=now, running_since__isnull=False)
-        .order_by("deadline").values_list("game_id", flat=True)[:SWEEP_LIMIT]
-    )
-    made = 0
-    for game_id in dict.fromkeys(game_ids):  # each game once, most overdue first
-        try:
-            made += deadline_expire(game_id=game_id, now=now)
-        except Exception:  # one broken game must not stop the others
-            log.exception("deadline_expire failed for game %s", game_id)
-    clocks_warn(now)
-    return made
-
-
-@shared_task(ignore_result=True)
-def deadline_check(game_id: int, seq: int) -> int:
-    """A live game's clock may run out about now: time it out unless the game moved on."""
-    from .clocks import live_check_fired, live_check_rearm
-
-    live_check_fired(game_id)
-    if not Game.objects.filter(pk=game_id, seq=seq, status=Game.PLAYING).exists():
-        live_check_rearm(game_id)  # moves came first: check at the deadline they set
-        return 0
-    return deadline_expire(game_id=game_id)
 
 
 def _email_blocked(note: Notification) -> str | None:
@@ -134,3 +100,15 @@ def send_digests() -> int:
             digest_message(user, seats).send()
         sent += 1
     return sent
+
+
+# Tasks queued before notifications had an app of their own carry the old names: still
+# accepted.
+@shared_task(name="correspondence.tasks.notification_send", ignore_result=True)
+def notification_send_old_name(notification_id: int) -> bool:
+    return notification_send(notification_id)
+
+
+@shared_task(name="correspondence.tasks.send_digests", ignore_result=True)
+def send_digests_old_name() -> int:
+    return send_digests()

@@ -8,9 +8,9 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from blaze_site.celery import app as celery_app
-from correspondence.models import SeatClock
-from correspondence.tasks import clocks_sweep
-from correspondence.timeouts import deadline_expire
+from clocks.models import SeatClock
+from clocks.tasks import clocks_sweep
+from clocks.timeouts import deadline_expire
 from games.models import Game, Move
 
 from .helpers import started_game

@@ -1,10 +1,10 @@
 from django.apps import AppConfig
 
 
-class CorrespondenceConfig(AppConfig):
+class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
-    name = "correspondence"
-    verbose_name = "Clocks, vacations and notifications"
+    name = "notifications"
+    verbose_name = "Notifications"
 
     def ready(self):
         from . import listeners

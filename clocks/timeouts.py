@@ -9,6 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from games import events
 from games.bot_moves import bot_choose_move
 from games.engine import view
 from games.models import Game, Seat
@@ -17,8 +18,8 @@ from games.services import bot_turn_queue, move_play, seat_abandon
 
 from . import clock as C
 from .clocks import CLOCK_FIELDS, clock_store, seat_rows, seat_vacations, time_control_of
-from .models import Notification, SeatClock
-from .notifications import notify
+from .models import SeatClock
+from .notices import tell
 
 TIMEOUTS_BEFORE_BOT = 3
 
@@ -99,19 +100,19 @@ def _tell_timeouts(game, streaks: dict) -> None:
     (not one per timeout move, which a clock with no time left makes several of)."""
     for seat, streak in streaks.items():
         if streak["abandoned"]:
-            notify(user=streak["user"], game=game, kind=Notification.TIMEOUT,
-                   key=f"abandoned:{game.pk}:{seat}",
-                   text=gettext_lazy("Game %(game)s: your time ran out %(n)s times in a row, "
-                                     "so the bot plays your seat for the rest of the game "
-                                     "and you rank last."),
-                   params={"game": game.pk, "n": TIMEOUTS_BEFORE_BOT})
+            tell(user=streak["user"], game=game, kind=events.TIMEOUT,
+                  key=f"abandoned:{game.pk}:{seat}",
+                  text=gettext_lazy("Game %(game)s: your time ran out %(n)s times in a row, "
+                                    "so the bot plays your seat for the rest of the game "
+                                    "and you rank last."),
+                  params={"game": game.pk, "n": TIMEOUTS_BEFORE_BOT})
         elif streak["first_in_row"] == 1:
-            notify(user=streak["user"], game=game, kind=Notification.TIMEOUT,
-                   key=f"timeout:{game.pk}:{seat}:{streak['seq']}",
-                   text=gettext_lazy("Game %(game)s: your time ran out and the bot moved "
-                                     "for you. After %(n)s timeouts in a row it takes over "
-                                     "your seat and you rank last."),
-                   params={"game": game.pk, "n": TIMEOUTS_BEFORE_BOT})
+            tell(user=streak["user"], game=game, kind=events.TIMEOUT,
+                  key=f"timeout:{game.pk}:{seat}:{streak['seq']}",
+                  text=gettext_lazy("Game %(game)s: your time ran out and the bot moved "
+                                    "for you. After %(n)s timeouts in a row it takes over "
+                                    "your seat and you rank last."),
+                  params={"game": game.pk, "n": TIMEOUTS_BEFORE_BOT})
 
 
 def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
@@ -131,14 +132,17 @@ def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
         if seat is None or seat.user is None or seat.bot_level:
             continue
         due = row.deadline
-        notify(
-            user=seat.user, game=row.game, kind=Notification.ALMOST_OUT,
-            key=f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}",
-            # The deadline reads in the player's own time zone (notify writes it so).
-            text=gettext_lazy("Game %(game)s: you are almost out of time (deadline "
-                              "%(deadline)s).") if due else
-            gettext_lazy("Game %(game)s: you are almost out of time."),
-            params={"game": row.game_id, "deadline": due} if due else {"game": row.game_id},
-        )
+        with transaction.atomic():  # player_notice is sent inside a transaction
+            _tell_almost_out(row, seat.user, due)
         sent += 1
     return sent
+
+
+def _tell_almost_out(row: SeatClock, user, due) -> None:
+    tell(user=user, game=row.game, kind=events.ALMOST_OUT,
+         key=f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}",
+         # The deadline reads in the player's own time zone (notifications write it so).
+         text=gettext_lazy("Game %(game)s: you are almost out of time (deadline "
+                           "%(deadline)s).") if due else
+         gettext_lazy("Game %(game)s: you are almost out of time."),
+         params={"game": row.game_id, "deadline": due} if due else {"game": row.game_id})

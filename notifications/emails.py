@@ -11,7 +11,7 @@ from accounts.language import in_language_of
 
 from .notifications import header_safe
 
-UNSUBSCRIBE_SALT = "correspondence.unsubscribe"
+UNSUBSCRIBE_SALT = "correspondence.unsubscribe"  # as before the split: sent links still work
 
 
 def unsubscribe_token(user) -> str:

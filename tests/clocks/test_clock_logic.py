@@ -5,8 +5,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from correspondence import clock as C
-from correspondence.clock import Clock
+from clocks import clock as C
+from clocks.clock import Clock
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

@@ -9,14 +9,14 @@ import time_machine
 from django.core import signing
 from django.test import Client
 
-from correspondence import notifications
-from correspondence.emails import unsubscribe_token
-from correspondence.models import EmailOptOut, Notification
-from correspondence.tasks import clocks_sweep, notification_send, send_digests
+from clocks.tasks import clocks_sweep
 from games.live.presence import presence_here, presence_leave, presence_touch
 from games.models import Game
-
-from .helpers import committed, move_random, started_game, user_at
+from notifications import notifications
+from notifications.emails import unsubscribe_token
+from notifications.models import EmailOptOut, Notification
+from notifications.tasks import notification_send, send_digests
+from tests.clocks.helpers import committed, move_random, started_game, user_at
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager")]

@@ -6,8 +6,8 @@ import pytest
 import time_machine
 from django.template import Context, Template
 
-from correspondence import vacations
-from correspondence.models import Vacation
+from clocks import vacations
+from clocks.models import Vacation
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -65,7 +65,7 @@ def test_vacation_page_needs_a_login(client):
 @pytest.mark.django_db
 def test_table_page_has_the_viewers_time_zone_and_the_api_view_carries_clocks(
         clock, ann, bob, cat, client):
-    from tests.correspondence.helpers import started_game
+    from tests.clocks.helpers import started_game
     from tests.games_helpers import api_get
 
     ann.timezone = "Europe/Berlin"

@@ -7,11 +7,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from correspondence.models import Notification, SeatClock
-from correspondence.tasks import clocks_sweep
+from clocks.models import SeatClock
+from clocks.tasks import clocks_sweep
 from games import services
 from games.models import Game, Seat
 from games.tasks import bot_move
+from notifications.models import Notification
 from ratings.models import RatingChange
 
 from .helpers import committed

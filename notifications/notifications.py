@@ -1,5 +1,6 @@
 """Notifications: recorded once per key, emailed after commit (the email task decides
-whether one goes out), and the player's email opt-out."""
+whether one goes out), and the player's email opt-out. Apps above games reach `notify`
+through games.events.player_notice; games' own end is heard here (listeners.py)."""
 
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -72,14 +73,6 @@ def notify(*, user, game=None, kind: str, key: str, text, params: dict | None = 
 
     transaction.on_commit(lambda: notification_send.delay(note.pk))
     return note
-
-
-def notify_turn(game, seat) -> None:
-    if seat is None or seat.user_id is None or seat.bot_level:
-        return
-    notify(user=seat.user, game=game, kind=Notification.YOUR_TURN,
-           key=f"your_turn:{game.pk}:{seat.index}:{game.seq}",
-           text=gettext_lazy("Game %(game)s: it is your turn."), params={"game": game.pk})
 
 
 def result_words(game, seats) -> str:

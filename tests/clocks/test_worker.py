@@ -8,15 +8,16 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from correspondence.clocks import clocks_start
-from correspondence.models import Notification, SeatClock
-from correspondence.tasks import clocks_sweep
+from clocks.clocks import clocks_start
+from clocks.models import SeatClock
+from clocks.tasks import clocks_sweep
 from games import services
 from games.bot_moves import bot_choose_move
 from games.engine import deal_game, view
 from games.models import Game, Move, Seat
 from games.selectors import initial_state
 from games.services import bot_turn_queue
+from notifications.models import Notification
 from tests import workers
 
 pytestmark = pytest.mark.skipif(

@@ -18,20 +18,22 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from correspondence.models import Notification, SeatClock
-from correspondence.tasks import clocks_sweep, send_digests
+from clocks.models import SeatClock
+from clocks.tasks import clocks_sweep
 from games import services
 from games.bot_moves import bot_choose_move
 from games.engine import view
 from games.models import Game, Move
 from games.selectors import game_state
-from tests.conftest import make_user
-from tests.correspondence.test_worker import (  # noqa: F401 (worker: a fixture)
+from notifications.models import Notification
+from notifications.tasks import send_digests
+from tests.clocks.test_worker import (  # noqa: F401 (worker: a fixture)
     _finishing_deal,
     _wait_for,
     pytestmark,
     worker,
 )
+from tests.conftest import make_user
 
 CORR1 = {"kind": "correspondence", "days": 1}
 SITE = "https://blaze.example"
