@@ -12,6 +12,7 @@ from kombu import Exchange, Queue
 
 from lib import queues
 
+from . import COMMAND, COMPUTE_ONLY_COMMANDS, SERVES
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -46,7 +47,9 @@ if not DEBUG and any(host.strip() in ("*", ".") for host in ALLOWED_HOSTS):
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "daphne",  # first, so runserver serves ASGI (WebSockets) too
+    # first, so runserver serves ASGI (WebSockets) too; importing it installs Twisted's
+    # reactor, so management commands that do not serve leave it out (blaze_site/__init__)
+    *(["daphne"] if SERVES else []),
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -68,6 +71,10 @@ INSTALLED_APPS = [
     "tournaments",
     "ops",
 ]
+if COMMAND in COMPUTE_ONLY_COMMANDS:
+    # a command that only computes (blaze_replay) needs its own app and the models it
+    # refers to, not the others' listeners, which import Celery and the task modules
+    INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "accounts", "games"]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
