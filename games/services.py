@@ -20,7 +20,7 @@ from .models import Game, Move, Seat
 from .narration import move_events
 from .refusals import Refused
 from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
-from .visibility import invite_matches
+from .visibility import can_watch, invite_matches
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,15 @@ def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
     if found is None:
         raise GameNotFound()
     return found
+
+
+def _outsider_safe(game: Game, user, refusal: GameError, invite: str = "") -> GameError:
+    """The refusal to raise: to whoever may not watch a private game (games.visibility)
+    every refusal about it is "no such game", for writes as for reads, so a POST tells
+    no more than a GET (that it exists, or has started)."""
+    if game.private and not can_watch(game, user, invite=invite):
+        return GameNotFound()
+    return refusal
 
 
 def _clean_time_control(time_control) -> dict:
@@ -244,12 +253,13 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
         game = _locked_game(game_id)
         if game.seats.filter(user=user).exists():
             return game  # joining twice changes nothing
+        if game.private and not invite_matches(game, invite_code or ""):
+            raise _outsider_safe(game, user, Forbidden(
+                _("this table is private: you need its invite link")))
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
         if game.rated and user.is_guest:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
-        if game.private and not invite_matches(game, invite_code or ""):
-            raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game
 
@@ -283,7 +293,7 @@ def game_again(*, game_id: int, user) -> Game:
     with transaction.atomic():
         old = _locked_game(game_id)
         if not old.seats.filter(user=user).exists():
-            raise NotAPlayer()
+            raise _outsider_safe(old, user, NotAPlayer())
         if old.status not in (Game.FINISHED, Game.ABORTED) or old.imported:
             raise Forbidden(_("you can play again once this game is over"))
         rematch = Game.objects.filter(rematch_of=old).first()
@@ -325,7 +335,8 @@ def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Gam
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise Forbidden(_("only the table's creator can add bots"))
+            raise _outsider_safe(game, user, Forbidden(
+                _("only the table's creator can add bots")))
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
         _clean_bots([level], game.players)
@@ -341,7 +352,7 @@ def game_leave(*, game_id: int, user) -> Game:
         game = _locked_game(game_id)
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if game.status != Game.WAITING:
             raise Forbidden(_("you cannot leave a game that has started"))
         seat.delete()
@@ -427,7 +438,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         else:
             seat = None
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if type(seq) is not int or seq != game.seq:
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
@@ -498,7 +509,7 @@ def game_resign(*, game_id: int, user) -> Game:
         game = _locked_game(game_id)
         seat = game.seats.filter(user=user).first() if user is not None else None
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if game.status == Game.WAITING:
             raise Forbidden(_("the game has not started: leave the table instead"))
         if game.status != Game.PLAYING:
