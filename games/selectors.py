@@ -86,6 +86,15 @@ def _logged(game: Game, start: int, end: int) -> list | None:
     return payloads[start - since:end - since]
 
 
+def game_moves_between(game: Game, start: int, end: int) -> list[dict]:
+    """The logged moves start … end-1 (from those read with the row where they are)."""
+    logged = _logged(game, start, end)
+    if logged is not None:
+        return logged
+    return list(Move.objects.filter(game=game, seq__gte=start, seq__lt=end)
+                .order_by("seq").values_list("payload", flat=True))
+
+
 def game_state(game: Game) -> State | None:
     """The state after `game.seq` moves (shared: never mutate it; clone first). None before
     the deal."""

@@ -19,7 +19,13 @@ from .engine import RecordError, deal_game, import_record
 from .models import Game, Move, Seat
 from .narration import move_events
 from .refusals import Refused
-from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
+from .selectors import (
+    game_and_seats,
+    game_moves_between,
+    game_state,
+    initial_state,
+    state_cache_put_on_commit,
+)
 from .visibility import can_watch, invite_matches
 from .words import say, status_word
 
@@ -439,7 +445,10 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
             seat = None
         if seat is None:
             raise _outsider_safe(game, user, NotAPlayer())
-        if type(seq) is not int or seq != game.seq:
+        if bot_seat is None and (seat.abandoned or seat.index in game.left_seats):
+            raise Forbidden(_("you have left this game: a bot plays your seat now"))
+        if type(seq) is not int or (seq != game.seq
+                                    and not _bet_commutes(game, seq, seat.index, move)):
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
@@ -482,6 +491,17 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
     return game, views
 
 
+def _bet_commutes(game: Game, seq: int, seat: int, move: dict) -> bool:
+    """A bet answering an older `seq` stands when every move since is another seat's bet:
+    bets are simultaneous and hidden until all are placed (RULES.md §6.2), so none may
+    fail for another's. The same bet sent twice still applies once (its own bet is then
+    in the log since `seq`: 409); the engine still checks that the seat may bet now."""
+    if move.get("move") != "bet" or not 0 <= seq < game.seq:
+        return False
+    return all(m.get("move") == "bet" and m.get("seat") != seat
+               for m in game_moves_between(game, seq, game.seq))
+
+
 def _after_move(game: Game, views, bot_seats: set[int]) -> None:
     """After commit: the views go out, and a bot turn is queued if one is due."""
     broadcast.views_send(views)
@@ -500,6 +520,9 @@ def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
     seat.abandoned_at = now or timezone.now()
     seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+    left = Game.objects.filter(pk=game.pk).values_list("left_seats", flat=True).first() or []
+    if seat.index not in left:
+        Game.objects.filter(pk=game.pk).update(left_seats=sorted([*left, seat.index]))
 
 
 def game_resign(*, game_id: int, user) -> Game:
