@@ -273,6 +273,9 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
+    if game.status == Game.ABORTED:  # ended mid-play (the move cap): nobody is waited on
+        result["waiting_on"] = []
+        result.pop("options", None)
     result["you"] = you
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
     result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \

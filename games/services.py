@@ -13,6 +13,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from blaze_site.text import text_unstorable
+
 from . import broadcast, engine, events, rows
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
@@ -465,6 +467,9 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         game.seq += 1
         game.waiting_on = state.waiting_on
         fields = ["seq", "waiting_on"]
+        # The site's move cap (docs/move-cap.md): a game still going at the cap ends with
+        # this move, drawn, counting for nobody, whoever is at the table.
+        capped = not state.finished and game.seq >= settings.BLAZE_MAX_GAME_MOVES
         if state.finished:
             game.status = Game.FINISHED
             game.finished = timezone.now()
@@ -473,11 +478,19 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
+        elif capped:
+            game.status = Game.ABORTED
+            game.finished = timezone.now()
+            game.waiting_on = []
+            fields += ["status", "finished"]
         rows.insert_and_update(move_row, game, fields)
         events.move_played.send(game=game, seat=seat.index, move=full, state=state,
                                 seats=seats)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
+        elif capped:
+            events.game_ended.send(game=game, reason=events.ABORTED)
+            log.warning("game %s drawn at the move cap (%s moves)", game.pk, game.seq)
         # Every seat's view, built once (the clocks just written, the rest from memory);
         # sent only once the move is committed.
         views = broadcast.views_build(game, seats, state, events.view_parts(game),
@@ -557,6 +570,9 @@ def record_import(*, user, record) -> Game:
     from django.conf import settings
 
     cap = settings.BLAZE_MAX_GAME_MOVES
+    if text_unstorable(record):
+        raise BadRequest(_("the record holds a NUL character or a broken (lone surrogate) "
+                           "character: remove it and import again"))
     if _record_move_count(record) > cap:
         raise BadRequest(_("a record may hold at most %(cap)d moves, like a game on this site")
                          % {"cap": cap})
