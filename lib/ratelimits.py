@@ -2,7 +2,7 @@
 as django-ratelimit's (a key's window starts at an offset of its own).
 
 Signed-in users (session or API token) are counted per user; anonymous requests per client
-address, as allauth sees it (its trusted-proxy settings apply: README "Behind a proxy").
+address, as allauth sees it (its trusted-proxy settings apply: docs/deployment.md).
 The rates are ``settings.BLAZE_RATE_LIMITS``. A refusal is ``RateLimited``: the API answers
 it with JSON, pages with a readable 429 page (blaze_site/errors.py), both with Retry-After.
 """
