@@ -12,7 +12,9 @@ from urllib.parse import urlsplit
 import requests
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
@@ -128,10 +130,16 @@ def push_unsubscribe(*, user, endpoint) -> bool:
     return bool(deleted)
 
 
-def push_payload(note: Notification) -> dict:
+def push_payload(note: Notification, waiting: int = 1) -> dict:
     """What a browser shows, in the recipient's language: nothing beyond the notice's own
-    words (written from what every seat may know)."""
+    words (written from what every seat may know). `waiting`: the games waiting on the
+    player; several are stacked into one "your turn" notice that opens the most urgent."""
     with said_to(note.user):
+        if note.kind == Notification.YOUR_TURN and waiting > 1:
+            title = ngettext("Your turn in %(n)d game", "Your turn in %(n)d games",
+                             waiting) % {"n": waiting}
+            return {"title": title, "body": note.text, "url": absolute(reverse("game_next")),
+                    "tag": Notification.YOUR_TURN}
         url = game_path(note.game_id) if note.game_id else "/notifications/"
         return {"title": subject_of(note), "body": note.text, "url": absolute(url),
                 "tag": f"{note.kind}:{note.game_id}" if note.game_id else note.kind}
@@ -145,12 +153,12 @@ def _session() -> requests.Session:
     return session
 
 
-def push_send(note: Notification) -> int:
+def push_send(note: Notification, waiting: int = 1) -> int:
     """Send the notice to every browser its player subscribed; returns how many push
     services took it. A subscription that is gone (404, 410) is dropped."""
     if not push_enabled():
         return 0
-    data = json.dumps(push_payload(note), ensure_ascii=False)
+    data = json.dumps(push_payload(note, waiting), ensure_ascii=False)
     signer = _signer(settings.WEBPUSH_VAPID_PRIVATE_KEY)
     sent = 0
     for sub in PushSubscription.objects.filter(user_id=note.user_id):

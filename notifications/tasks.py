@@ -77,7 +77,8 @@ def notification_push(notification_id: int) -> int:
     if not Notification.objects.filter(pk=note.pk, key=note.key, pushed=False).update(
             pushed=True):
         return 0  # another worker pushed it, or it was updated since (its own task pushes)
-    return push_send(note)
+    waiting = len(_waiting_seats(note.user)) if note.kind == Notification.YOUR_TURN else 1
+    return push_send(note, waiting)
 
 
 def _waiting_seats(user) -> list:

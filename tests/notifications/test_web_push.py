@@ -147,3 +147,23 @@ def test_a_site_without_a_vapid_key_says_push_is_not_set_up(settings, client, an
     assert response.status_code == 503 and response.json()["error"]
     response = subscribe(client, ann, Browser(), "https://fcm.googleapis.com/fcm/send/x")
     assert response.status_code == 503
+
+
+def test_games_waiting_together_stack_into_one_notice_that_opens_the_most_urgent(
+        site_key, service, client, ann, bob, cat):
+    ann.language = "es"
+    ann.save(update_fields=["language"])
+    browser = Browser()
+    subscribe(client, ann, browser, f"{service.origin}/ann")
+
+    def waiting_on_ann(games):
+        return [g for g in games if ann in {user_at(g, s) for s in g.waiting_on}]
+
+    games = []
+    while len(waiting_on_ann(games)) < 2:
+        games.append(started_game([ann, bob, cat]))
+    shown = [browser.decrypt(r["body"]) for r in service.received]
+    assert shown[0]["title"].startswith("Tu turno en la partida ")
+    assert shown[-1] == {"title": "Tu turno en 2 partidas",
+                         "body": f"Partida {waiting_on_ann(games)[-1].pk}: es tu turno.",
+                         "url": "https://blaze.example/games/next/", "tag": "your_turn"}
