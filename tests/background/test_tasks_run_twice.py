@@ -89,6 +89,7 @@ def _stalled(game) -> Game:
     long_ago = timezone.now() - timedelta(hours=1)
     Move.objects.filter(game=game).update(created=long_ago)
     Game.objects.filter(pk=game.pk).update(started=long_ago)
+    Game.objects.filter(pk=game.pk, bot_turn_since__isnull=False).update(bot_turn_since=long_ago)
     return game
 
 
