@@ -13,6 +13,7 @@ TASK_KINDS = {
     "games.tasks.bots_watchdog": CLOCKS,
     "correspondence.tasks.clocks_sweep": CLOCKS,
     "correspondence.tasks.deadline_check": CLOCKS,
+    "ops.tasks.heartbeat": CLOCKS,  # late only when clocks are late too
     "correspondence.tasks.notification_send": MAIL,
     "correspondence.tasks.send_digests": MAIL,
 }

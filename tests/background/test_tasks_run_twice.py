@@ -18,6 +18,7 @@ from games import services
 from games.engine import legal_moves
 from games.models import Game, Move, Seat
 from games.selectors import game_state
+from ops.models import Heartbeat
 from ratings.models import Rating, RatingChange
 from tests.conftest import make_user
 from tests.correspondence.helpers import committed
@@ -28,7 +29,7 @@ from tournaments.models import Tournament, TournamentRound
 pytestmark = pytest.mark.django_db
 CORR = {"kind": "correspondence", "days": 1}
 LIVE = {"kind": "live", "minutes": 5}
-OUR_APPS = ("games.", "correspondence.", "ratings.", "tournaments.", "accounts.")
+OUR_APPS = ("games.", "correspondence.", "ratings.", "tournaments.", "accounts.", "ops.")
 
 
 @pytest.fixture(autouse=True)
@@ -55,6 +56,7 @@ def effects() -> dict:
         "rounds": TournamentRound.objects.count(),
         "clocks": sorted(SeatClock.objects.values_list("game_id", "seat", "timeouts")),
         "guests": sorted(User.objects.filter(is_guest=True).values_list("username", flat=True)),
+        "alive": sorted(Heartbeat.objects.values_list("part", flat=True)),
     }
 
 
@@ -191,10 +193,14 @@ def case_guests_remove(ann):
     return ("accounts.tasks.guests_remove",)
 
 
+def case_heartbeat(ann):
+    return ("ops.tasks.heartbeat",)
+
+
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance, case_guests_remove,
+    case_tournament_advance, case_guests_remove, case_heartbeat,
 )}
 
 
