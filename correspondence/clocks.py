@@ -16,7 +16,8 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
-from games import rows as sql_rows
+from games import events
+from lib import rows as sql_rows
 
 from . import clock as C
 from .models import SeatClock, Vacation
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 # stays the safety net); longer ones, and all correspondence deadlines, wait for the sweep.
 LIVE_CHECK_MAX_SECONDS = 15 * 60
 
-WRITTEN = "clock_rows"  # Game.written: the rows a move just charged, in seat order
+WRITTEN = "clock_rows"  # events.note: the rows a move just charged, in seat order
 CLOCK_FIELDS = ["remaining", "running_since", "deadline", "warn_at", "warned",
                 "timeouts_in_row"]
 
@@ -120,7 +121,7 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
             row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
         clock_store(row, clk, tc, vacations.get(row.seat, ()))
     _save_changed(rows, before)
-    game.written[WRITTEN] = rows  # for clock_view, right after, in this write
+    events.note(game, WRITTEN, rows)  # for clock_view, right after, in this write
     if finished:
         return
     _queue_live_check(game, tc, rows, now)
@@ -140,7 +141,7 @@ def _clock_rows_locked(game_id: int) -> list[SeatClock]:
 
 def _clock_rows(game_id: int, *, lock: bool = False) -> list[SeatClock]:
     """The game's clock rows in seat order, `lock`ed or not (every move and every view
-    reads them: hand-written SQL, games.rows)."""
+    reads them: hand-written SQL, lib.rows)."""
     c = _clock_columns()
     found = sql_rows.select(
         f"SELECT {c.sql} FROM {SeatClock._meta.db_table} c WHERE c.game_id = %s"
@@ -161,7 +162,7 @@ def _save_changed(rows: list, before: list[dict]) -> None:
         if changed:
             changed_rows.append(row)
             fields.update(changed)
-    if changed_rows:  # one statement (games.rows), whatever rows changed
+    if changed_rows:  # one statement (lib.rows), whatever rows changed
         sql_rows.update_many(changed_rows, [f for f in CLOCK_FIELDS if f in fields])
 
 
@@ -183,7 +184,7 @@ def live_checks_forget() -> None:
 def clocks_stop(game, now: datetime | None = None) -> None:
     """Stop every clock of a game that ended, whatever ended it (on game_ended, holding
     the game row lock): no deadline is left for the sweeper to find."""
-    game.written.pop(WRITTEN, None)  # changed below: views read them anew
+    events.unnote(game, WRITTEN)  # changed below: views read them anew
     rows = list(SeatClock.objects.select_for_update()
                 .filter(game=game, running_since__isnull=False))
     if not rows:
@@ -271,7 +272,7 @@ def clock_view(game, now: datetime | None = None) -> dict:
     """{"clocks": [per seat: seat, remaining (s), running, deadline (ISO, UTC), paused]} to
     merge into a game view; {"clocks": None} for an untimed game."""
     tc = time_control_of(game)
-    rows = game.written.get(WRITTEN)
+    rows = events.noted(game, WRITTEN)
     if rows is None:
         rows = _clock_rows(game.pk)
     if tc is None or not rows:

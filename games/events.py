@@ -18,7 +18,9 @@ Listeners run in ascending `order` (then by name), whatever the order the apps l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 
@@ -103,6 +105,42 @@ EVENTS = (game_started, move_played, game_ended)
 # (or functions writing them) filled with `params` in the recipient's language.
 player_notice = Event("player_notice", ("user", "game", "kind", "key", "subject", "text",
                                         "params"))
+
+
+# ---- what one write's listeners leave for the views built later in the same write ---------
+
+_notes: ContextVar[dict | None] = ContextVar("blaze_write_notes", default=None)
+
+
+@contextmanager
+def write_scope() -> Iterator[None]:
+    """The notes of one write (a service's transaction): gone when it ends, committed or
+    not. Outside a scope nothing is noted and every read finds nothing."""
+    token = _notes.set({})
+    try:
+        yield
+    finally:
+        _notes.reset(token)
+
+
+def note(game, key: str, value) -> None:
+    """Leave `value` about `game` for the rest of this write (e.g. the clock rows a move
+    just charged: the views built next need not read them back)."""
+    notes = _notes.get()
+    if notes is not None:
+        notes[(game.pk, key)] = value
+
+
+def noted(game, key: str):
+    """What this write noted about `game` under `key`, or None."""
+    notes = _notes.get()
+    return None if notes is None else notes.get((game.pk, key))
+
+
+def unnote(game, key: str) -> None:
+    notes = _notes.get()
+    if notes is not None:
+        notes.pop((game.pk, key), None)
 
 
 # ---- parts of a game's view that apps above contribute ------------------------------------

@@ -9,7 +9,7 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from blaze_site.celery import app as celery_app
-from games import live_sockets
+from games.live import live_sockets
 from ops.models import Heartbeat, JobRun
 from tests.conftest import make_user
 

@@ -1,22 +1,21 @@
 """Live updates for one game: each connection gets its own user's view (messages.py).
 
 The view is read from the database once, on connect (and on "sync"); after that the
-writer of every change sends each seat's view ready-made (games.broadcast), and the
+writer of every change sends each seat's view ready-made (games.live.broadcast), and the
 consumer only forwards it.
 """
 
 import time
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from ..models import Game
+from ..selectors import game_and_seats, game_view_for
+from ..visibility import can_watch, invite_given
 from . import live_sockets, messages
-from .models import Game
 from .presence import apresence_leave, apresence_touch
-from .selectors import game_and_seats, game_view_for
-from .visibility import can_watch, invite_given
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
@@ -26,7 +25,8 @@ CLOSE_NOT_FOUND = 4404
 @database_sync_to_async
 def _view_for(game_id: int, user) -> dict | None:
     found = game_and_seats(game_id)
-    return None if found is None else game_view_for(found[0], user, found[1])
+    return None if found is None else game_view_for(found[0], user, found[1],
+                                                    log_tail=found.log_tail)
 
 
 def _watchable(game_id: int, user, scope) -> bool:
@@ -89,17 +89,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await apresence_leave(self.user_id, self.game_id)
         for group in list(getattr(self, "groups_joined", ())):
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def dispatch(self, message):
-        """As channels' own, without its close_old_connections before every handler: that
-        is a hop to the one shared sync thread for each message to each socket (four a
-        move), queued behind the database reads of every socket of the process. The
-        handlers that read the database do it through database_sync_to_async, which
-        closes old connections on its own thread."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     # ---- from the client ------------------------------------------------------------------
 
