@@ -12,9 +12,10 @@ from django.db.models import Q
 
 from . import rows, state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
+from .engine.facts import apply_told
 from .events import view_parts
 from .models import Game, Move, Seat
-from .narration import lines_for, move_events
+from .narration import lines_for
 from .standing import standing_order
 
 
@@ -95,14 +96,14 @@ def game_state(game: Game) -> State | None:
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
-    """The facts of every move of the log (games.narration), as (seq after the move,
+    """The facts of every move of the log (games.engine.facts), as (seq after the move,
     events) pairs; `upto`: only the first `upto` moves."""
 
     if game.deal is None:
         return []
     state = initial_state(game.deal)
     moves = Move.objects.filter(game=game, seq__lt=game.seq if upto is None else upto)
-    return [(i + 1, move_events(state, payload))
+    return [(i + 1, apply_told(state, payload))
             for i, payload in enumerate(moves.order_by("seq").values_list("payload", flat=True))]
 
 
@@ -117,7 +118,7 @@ def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
         " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
     if not found:
         return []
-    return [(game.seq, move_events(before.clone(), found[0]))]
+    return [(game.seq, apply_told(before.clone(), found[0]))]
 
 
 def game_log(game: Game, user) -> list[dict]:
@@ -251,7 +252,7 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
                alike: dict | None = None) -> dict:
     """game_view_for from parts already in memory (no query): the seats with their users,
     the state after `game.seq` moves, the clock_view, and the facts of the latest move
-    (games.narration.move_events), said in words for this reader. `said` and `alike`:
+    (games.engine.facts), said in words for this reader. `said` and `alike`:
     memos shared by the views of one change (the log's words; what every reader sees
     alike), so each is made once."""
     alike = {} if alike is None else alike
@@ -392,7 +393,7 @@ def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
     payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
                 .values_list("seq", "payload"))
     for seq, move in payloads.iterator(chunk_size=500):
-        page_events = move_events(state, move)  # applies the move, telling what it did
+        page_events = apply_told(state, move)  # applies the move, telling what it did
         if seq >= start:
             moves.append(move)
             events.append((seq + 1, page_events))

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from . import broadcast, engine, events, rows
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
+from .engine.facts import apply_told
 from .models import Game, Move, Seat
-from .narration import move_events
 from .refusals import Refused
 from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
 from .visibility import invite_matches
@@ -433,14 +433,12 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
-        before = game_state(game)  # shared: never mutated
-        state = before.clone()
+        state = game_state(game).clone()  # the cached state is shared: never mutated
         full = {**move, "seat": seat.index}
         try:
-            state.apply(full)
+            said = apply_told(state, full)  # applied once; its facts go to the game log
         except engine.IllegalMove as e:
             raise IllegalMove(say(e.sentence)) from None
-        said = move_events(before.clone(), full)  # the move in facts, for the game log
         move_row = Move(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
