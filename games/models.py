@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .bots import LEVELS
 
@@ -61,7 +62,7 @@ class Game(models.Model):
 
 # A bot is named by its level; two of a level at one table get letters (never numbers,
 # which read like seats): "Basic bot A", "Basic bot B" (games.selectors.seat_names).
-BOT_NAMES = {"random": "Random bot", "basic": "Basic bot", "strong": "Strong bot"}
+BOT_NAMES = {"random": _("Random bot"), "basic": _("Basic bot"), "strong": _("Strong bot")}
 
 
 class Seat(models.Model):
@@ -104,8 +105,8 @@ class Seat(models.Model):
         if self.name:
             return self.name
         if self.bot_level:
-            return BOT_NAMES[self.bot_level]
-        return "open seat"
+            return str(BOT_NAMES[self.bot_level])  # in the reader's language
+        return str(_("open seat"))
 
 
 class Move(models.Model):

@@ -9,6 +9,8 @@ from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from . import rows, state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
@@ -256,9 +258,13 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     memos shared by the views of one change (the log's words; what every reader sees
     alike), so each is made once."""
     alike = {} if alike is None else alike
-    if "table" not in alike:
-        alike["table"] = _alike_parts(game, seats, state, clocks)
-    engine_part, game_part, seat_list = alike["table"]
+    if "engine" not in alike:
+        alike["engine"] = public_view(state) if state is not None else None
+    engine_part = alike["engine"]
+    language = get_language()  # the seats' names are words too (a bot's, an open seat)
+    if language not in alike:
+        alike[language] = _alike_parts(game, seats, state, clocks, engine_part)
+    game_part, seat_list = alike[language]
     result = view(state, you, engine_part) if state is not None else {
         **_EMPTY_VIEW, "hand": [] if you is not None else None,
     }
@@ -274,11 +280,10 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     return result
 
 
-def _alike_parts(game: Game, seats: list[Seat], state: State | None,
-                 clocks: dict) -> tuple[dict | None, dict, list[str]]:
-    """What every reader of this game's state sees alike: the engine's public part, the
-    game's own fields with the players and the clocks, and the seats' names."""
-    engine_part = public_view(state) if state is not None else None
+def _alike_parts(game: Game, seats: list[Seat], state: State | None, clocks: dict,
+                 engine_part: dict | None) -> tuple[dict, list[str]]:
+    """What every reader of this game's state in one language sees alike: the game's own
+    fields with the players and the clocks, and the seats' names."""
     by_index = {s.index: s for s in seats}
     seat_list = seat_names(seats)
     names = dict(zip((s.index for s in seats), seat_list))
@@ -287,7 +292,7 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None,
         "id": game.pk,
         "seq": game.seq,
         "status": game.status,
-        "players": [_player(by_index.get(i), state, i, names.get(i, "open seat"), feathers)
+        "players": [_player(by_index.get(i), state, i, names.get(i, _("open seat")), feathers)
                     for i in range(game.players)],
         "seats": game.players,
         "rated": game.rated,
@@ -298,7 +303,7 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None,
         "final_ranking": game_final_ranking(game, seats),
         **clocks,  # e.g. the clocks, from the apps above (events.view_parts)
     }
-    return engine_part, game_part, seat_list
+    return game_part, seat_list
 
 
 def _creator_name(game: Game, seats: list[Seat]) -> str | None:

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from . import broadcast, engine, events, rows
@@ -410,7 +411,7 @@ def move_play_view_json(*, game_id: int, user, seq, move) -> str:
     """move_play for a person, answering with their view of the result as JSON: the one
     the broadcast sends them, built and encoded once."""
     views = _move(game_id=game_id, user=user, seq=seq, move=move)[1]
-    return views.encoded(views.for_user(user))
+    return views.encoded(views.for_user(user, get_language()))
 
 
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):

@@ -12,7 +12,7 @@
 import { createActions } from "./actions.js";
 import { el } from "./cards.js";
 import { deadlineFormatter, clockText } from "./clocks.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, pageLanguage } from "./i18n.js";
 import { gameLog } from "./log.js";
 import { animateBoard, snapshotBoard } from "./motion.js";
 import { renderBoard, roundTable, statusText } from "./render.js";
@@ -37,7 +37,7 @@ export function tablePage(root) {
   const showError = (text) => { $("error").hidden = !text; $("error").textContent = text || ""; };
 
   async function fetchView() {
-    const r = await fetch(`/api/v1/games/${gameId}`, { credentials: "same-origin" });
+    const r = await fetch(`/api/v1/games/${gameId}`, { credentials: "same-origin", headers: pageLanguage() });
     if (r.ok) render(await r.json());
     return r.ok;
   }
@@ -141,7 +141,7 @@ function resign(root, gameId, render, showError) {
   button?.addEventListener("click", async () => {
     const r = await fetch(`/api/v1/games/${gameId}/resign`, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf }, body: "{}",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf, ...pageLanguage() }, body: "{}",
     }).catch(() => null);
     const body = r ? await r.json().catch(() => ({})) : {};
     if (r && r.ok) {
