@@ -16,7 +16,7 @@ from . import rows, state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
 from .engine.facts import apply_told
 from .events import view_parts
-from .models import Game, Move, Seat
+from .models import BOT_NAMES, Game, Move, Seat
 from .narration import lines_for
 from .standing import standing_order
 
@@ -127,7 +127,8 @@ def game_log(game: Game, user) -> list[dict]:
     """Every move in words for this user (hidden information stays hidden)."""
 
     seats = game_seats(game)
-    return lines_for(game_events(game), seat_names(seats), seat_of(seats, user))
+    return lines_for(game_events(game), seat_names(seats),
+                     seat_played(seats, seat_of(seats, user)))
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -182,14 +183,24 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
-    """Display names in seat order; bots of one level told apart by letters."""
-    names = [s.display_name for s in seats]
+    """Display names in seat order; bots of one level told apart by letters; a seat its
+    player left is named for the bot that plays it now."""
+    names = [_("%(bot)s for %(name)s") % {"bot": BOT_NAMES[s.bot_level], "name": s.display_name}
+             if s.abandoned and s.bot_level else s.display_name for s in seats]
     for name in set(names):
         same = [i for i, s in enumerate(seats) if s.bot_level and names[i] == name]
         if len(same) > 1:
             for letter, i in zip("ABCDE", same):
                 names[i] = f"{name} {letter}"
     return names
+
+
+def seat_played(seats: list[Seat], you: int | None) -> int | None:
+    """`you`, unless that seat's player left it: they watch the bot play it, as a
+    spectator (no hand, and the bot's moves are not "yours")."""
+    if you is None or any(s.index == you and s.abandoned for s in seats):
+        return None
+    return you
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -265,15 +276,16 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     if language not in alike:
         alike[language] = _alike_parts(game, seats, state, clocks, engine_part)
     game_part, seat_list = alike[language]
-    result = view(state, you, engine_part) if state is not None else {
-        **_EMPTY_VIEW, "hand": [] if you is not None else None,
+    plays = seat_played(seats, you)
+    result = view(state, plays, engine_part) if state is not None else {
+        **_EMPTY_VIEW, "hand": [] if plays is not None else None,
     }
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
     result["you"] = you
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
-    result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \
+    result["log"] = lines_for([(game.seq, last_events)], seat_list, plays, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code

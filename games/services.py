@@ -429,6 +429,8 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
             seat = None
         if seat is None:
             raise NotAPlayer()
+        if seat.abandoned and bot_seat is None:  # the bot plays it now
+            raise Forbidden(_("you have left this game: a bot plays your seat"))
         if type(seq) is not int or seq != game.seq:
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:

@@ -101,7 +101,10 @@ export function tablePage(root) {
     }
     $("prompt-text").textContent = prompt;
     $("prompt").hidden = !prompt;
-    $("hand-section").hidden = view.you === null || view.status !== "playing";
+    // a player who resigned watches the bot play their seat, as a spectator
+    const left = view.you !== null && view.players[view.you].abandoned;
+    $("hand-section").hidden = view.you === null || left || view.status !== "playing";
+    if (left) document.documentElement.style.setProperty("--dock-h", "0px");
     if (view.round_losers.length !== roundsShown) {
       roundsShown = view.round_losers.length;
       showRoundSummary();
@@ -111,7 +114,10 @@ export function tablePage(root) {
     $("after-game").hidden = !over;
     if (over) $("round-summary").hidden = true;
     const resign = $("resign");
-    if (resign) resign.hidden = !(view.status === "playing" && view.you !== null);
+    if (resign) {
+      resign.hidden = !(view.status === "playing" && view.you !== null && !left);
+      if (resign.hidden) resign.open = false;
+    }
     if (myTurn && !wasMyTurn) sound.turn();
     wasMyTurn = myTurn;
     animateBoard(root, before);
@@ -145,7 +151,9 @@ function resign(root, gameId, render, showError) {
     }).catch(() => null);
     const body = r ? await r.json().catch(() => ({})) : {};
     if (r && r.ok) {
-      document.getElementById("resign").hidden = true;
+      const box = document.getElementById("resign");
+      box.open = false;
+      box.hidden = true;
       if (body.seq !== undefined) render(body);
     } else showError(body.error || gettext("The server cannot be reached: check your connection and try again."));
   });
