@@ -7,6 +7,7 @@ the stored games by replaying them through the engine.
 from django.db.models import Avg, Count, F, Q, Sum
 
 from accounts.models import User
+from games.models import player_name
 
 from . import rating as skill
 from .models import GameStat, Rating, RatingChange
@@ -62,7 +63,7 @@ def recent_games(user: User, limit: int = 10) -> list[dict]:
         "user"
     ).order_by("game_id", "rank"):
         seats.setdefault(stat.game_id, []).append(
-            {"name": stat.user.username if stat.user else "(no account)", "rank": stat.rank,
+            {"name": player_name(stat.user) if stat.user else "(no account)", "rank": stat.rank,
              "score": stat.score, "is_bot": bool(stat.user and stat.user.is_bot)}
         )
     return [

@@ -4,11 +4,12 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models import BOT_NAMES
 from games.time_controls import preset
 
 from .models import Tournament
 
-BOT_LEVEL_CHOICES = [("random", _("random")), ("basic", _("basic")), ("strong", _("strong"))]
+BOT_LEVEL_CHOICES = list(BOT_NAMES.items())  # one name per level (games.models)
 
 
 class TournamentForm(forms.Form):
