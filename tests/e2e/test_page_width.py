@@ -25,7 +25,8 @@ WIDER = """() => {
           && p !== document.documentElement) return false;
     }
     return true;
-  }).slice(0, 5).map((n) => `${n.tagName.toLowerCase()}.${n.className} ${Math.round(n.getBoundingClientRect().right)}px`);
+  }).slice(0, 5).map((n) => `${n.tagName.toLowerCase()}.${n.className} `
+                           + `${Math.round(n.getBoundingClientRect().right)}px`);
   return {width: document.documentElement.scrollWidth, out};
 }"""
 
