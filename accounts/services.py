@@ -122,9 +122,10 @@ class GuestLimit(Exception):
         self.retry_after = retry_after
 
 
-def guest_create(*, ip: str):
+def guest_create(*, ip: str, language: str = ""):
     """A real, temporary account for someone without one; rate-limited per address in the
-    shared cache (GUEST_CREATE_PER_HOUR)."""
+    shared cache (GUEST_CREATE_PER_HOUR). `language`: the page's, kept so that live
+    updates and notices speak it too."""
     from django.conf import settings
     from django.core.cache import cache
 
@@ -143,7 +144,9 @@ def guest_create(*, ip: str):
         username = GUEST_PREFIX + secrets.token_hex(3)
         if not User.objects.filter(username=username).exists():
             break
-    user = User.objects.create(username=username, is_guest=True)
+    languages = dict(settings.LANGUAGES)
+    user = User.objects.create(username=username, is_guest=True,
+                               language=language if language in languages else "")
     user.set_unusable_password()
     user.save(update_fields=["password"])
     return user

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -58,7 +59,7 @@ def _player(request):
     if request.user.is_authenticated:
         return request.user
     # the client's address as the login limits read it (trusted-proxy settings apply)
-    guest = guest_create(ip=client_ip(request))
+    guest = guest_create(ip=client_ip(request), language=get_language())
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
     return guest
 

@@ -8,7 +8,7 @@ from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, Subquery,
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
-from games.models import Seat
+from games.models import Seat, player_name
 
 from . import rating as skill
 from .models import GameStat, Rating, RatingChange
@@ -75,7 +75,7 @@ def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
         "user"
     ).order_by("game_id", "rank"):
         seats.setdefault(stat.game_id, []).append(
-            {"name": stat.user.username if stat.user else "(no account)", "rank": stat.rank,
+            {"name": player_name(stat.user) if stat.user else "(no account)", "rank": stat.rank,
              "score": stat.score, "is_bot": bool(stat.user and stat.user.is_bot)}
         )
     return [
