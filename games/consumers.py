@@ -11,6 +11,9 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from . import live_sockets, messages
 from .models import Game
@@ -27,6 +30,22 @@ CLOSE_NOT_FOUND = 4404
 def _view_for(game_id: int, user) -> dict | None:
     found = game_and_seats(game_id)
     return None if found is None else game_view_for(found[0], user, found[1])
+
+
+def _reader_language(user, scope) -> str:
+    """The language texts from the apps above reach this socket in: the account's, else
+    the session's cookie, else the browser's first of the site's, else the default."""
+    wanted = [getattr(user, "language", "") if user is not None else ""]
+    wanted.append((scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, ""))
+    headers = dict(scope.get("headers") or [])
+    header = headers.get(b"accept-language", b"").decode("latin1")
+    wanted += [code for code, _q in parse_accept_lang_header(header) if code != "*"]
+    for code in filter(None, wanted):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 def _watchable(game_id: int, user, scope) -> bool:
@@ -56,6 +75,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         # Anonymous visitors may watch public games (no presence).
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        guest = self.user_id is None or getattr(user, "is_guest", False)
+        self.reader_class = messages.GUEST if guest else messages.MEMBER
+        self.reader_language = _reader_language(user if self.user_id else None, self.scope)
         await self._join(self._auth_group())
         try:
             watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
@@ -164,6 +186,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._forward_text(event["seq"], event["texts"][key])
         else:
             await self._forward_text(event["seq"], event["spectator"])
+
+    async def game_deliver(self, event):
+        """A text for each kind of reader (messages.py): this socket sends its own."""
+        if not self.watching:
+            return
+        reader_class = event["users"].get(str(self.user_id), False)
+        if reader_class is False:
+            if event.get("only_users"):
+                return
+            reader_class = self.reader_class
+        text = event["texts"].get(f"{reader_class}:{self.reader_language}") \
+            if reader_class else None
+        if text:
+            await self.send(text_data=text)
 
     async def auth_revoked(self, event):
         await self.close(code=CLOSE_UNAUTHORIZED)

@@ -124,3 +124,27 @@ def view_parts(game) -> dict:
     for _, function in _view_parts:
         out.update(function(game))
     return out
+
+
+# ---- vetoes on taking a seat ------------------------------------------------------------------
+
+_join_checks: list[tuple[str, Callable]] = []
+
+
+def join_check_register(name: str, function: Callable) -> None:
+    """`function(game, user) -> sentence or None`: a reason the user may not sit at this
+    waiting table (e.g. a player there blocked them). One per name; registered in an
+    AppConfig.ready()."""
+    global _join_checks
+    _join_checks = sorted([(n, f) for n, f in _join_checks if n != name] + [(name, function)],
+                          key=lambda item: item[0])
+
+
+def join_refusal(game, user) -> str | None:
+    """The first reason an app above gives to keep the user from this table, or None.
+    Called holding the game row lock."""
+    for _, function in _join_checks:
+        sentence = function(game, user)
+        if sentence:
+            return sentence
+    return None

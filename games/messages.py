@@ -38,6 +38,18 @@ Channel layer (server internal), after a change commits; the writer builds every
                                    socket joins once allowed to watch and sends only its
                                    own user's text (or the spectators'), so no other
                                    seat's view leaves the server
+    group "game-<id>"              {"type": "game.deliver", "texts": {"<class>:<lang>": "..."},
+                                   "users": {"<user id>": "<class>" or null},
+                                   "only_users": bool}
+                                   one text for each kind of reader, from an app above
+                                   games (table talk): a socket sends the text of its
+                                   reader kind, "<class>:<language>", where its class is
+                                   the one `users` gives its user (null: nothing), else
+                                   "guest" (anonymous or a guest account) or "member" (or
+                                   nothing when `only_users`); its language is the
+                                   account's, else the session's, else the browser's.
+                                   A missing text sends nothing. Each text is the whole
+                                   frame, already encoded by the sender.
     group "auth-t<token id>"       {"type": "auth.revoked"}   the token was revoked
     group "auth-s<session hash>"   {"type": "auth.revoked"}   the session logged out
 """
@@ -52,6 +64,8 @@ PONG = "pong"
 SYNC = "sync"
 PING = "ping"
 GAME_VIEWS = "game.views"
+GAME_DELIVER = "game.deliver"
+GUEST, MEMBER = "guest", "member"  # the reader classes a socket has by default
 AUTH_REVOKED = "auth.revoked"
 
 RATE_BURST = 20
@@ -76,6 +90,14 @@ def game_views(seq: int, texts: dict[int, str], spectator: str) -> dict:
     spectators' view_text. (Keys are strings: the channel layer's msgpack wants them.)"""
     return {"type": GAME_VIEWS, "seq": seq, "texts": {str(u): t for u, t in texts.items()},
             "spectator": spectator}
+
+
+def game_deliver(texts: dict[str, str], users: dict[int, str | None],
+                 only_users: bool = False) -> dict:
+    """`texts`: reader kind ("<class>:<language>") -> frame text; `users`: user id -> the
+    class their socket reads as (None: nothing)."""
+    return {"type": GAME_DELIVER, "texts": texts,
+            "users": {str(u): c for u, c in users.items()}, "only_users": bool(only_users)}
 
 
 def auth_revoked() -> dict:

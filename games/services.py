@@ -250,8 +250,14 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
         if game.private and not invite_matches(game, invite_code or ""):
             raise Forbidden(_("this table is private: you need its invite link"))
+        refusal = events.join_refusal(game, user)
+        if refusal:
+            raise Forbidden(refusal)
         _seat_next(game, user=user)
     return game
+
+
+QUICK_PLAY_CANDIDATES = 20  # open tables looked at before a new one is opened
 
 
 def game_seat_with_people(*, user, players: int) -> Game:
@@ -269,10 +275,11 @@ def game_seat_with_people(*, user, players: int) -> Game:
         )
         if user.is_guest:
             candidates = candidates.filter(rated=False)
-        game = candidates.order_by("created").first()
-        if game is not None:
-            _seat_next(game, user=user)
-            return game
+        # the oldest table no app above keeps the user from (a player there blocked them)
+        for game in candidates.order_by("created")[:QUICK_PLAY_CANDIDATES]:
+            if events.join_refusal(game, user) is None:
+                _seat_next(game, user=user)
+                return game
     return game_create(creator=user, players=players)
 
 

@@ -20,6 +20,7 @@ MAY_IMPORT = {
     "ratings": {"accounts", "games"},
     "correspondence": {"accounts", "games"},
     "tournaments": {"accounts", "games"},
+    "social": {"accounts", "games"},
     "ops": {"accounts", "games", "ratings", "correspondence", "tournaments"},
 }
 

@@ -1,0 +1,19 @@
+"""How social reacts to games (connected in apps.py)."""
+
+from django.utils.translation import gettext as _
+
+from games import events
+
+from .models import Block
+
+
+def join_refusal(game, user) -> str | None:
+    """Nobody sits down at a waiting table where a player blocked them."""
+    seated = game.seats.filter(user__isnull=False).values("user_id")
+    if Block.objects.filter(blocker__in=seated, blocked=user).exists():
+        return _("you cannot join this table: a player there has blocked you")
+    return None
+
+
+def connect() -> None:
+    events.join_check_register("social.blocks", join_refusal)
