@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("correspondence.urls")),
+    path("", include("social.urls")),  # /friends/, /staff/reports/
     path("", include("ops.urls")),  # /healthz, /staff/status/
     path("account/", include("allauth.urls")),
 ]

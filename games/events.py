@@ -148,3 +148,26 @@ def join_refusal(game, user) -> str | None:
         if sentence:
             return sentence
     return None
+
+
+# ---- parts of games' pages that apps above contribute ----------------------------------------
+
+_template_parts: dict[str, list[tuple[str, str]]] = {}
+
+# The places of games' pages where parts go: "table" (the table page, beside the log) and
+# "live_now" (the "Live now" list of the home page and the lobby).
+TEMPLATE_SLOTS = ("table", "live_now")
+
+
+def template_part_register(slot: str, name: str, template: str) -> None:
+    """Include `template` at `slot` of games' pages (it sees the page's context). One per
+    name and slot; registered in an AppConfig.ready()."""
+    if slot not in TEMPLATE_SLOTS:
+        raise ValueError(f"slot must be one of {', '.join(TEMPLATE_SLOTS)}, not {slot!r}")
+    kept = [(n, t) for n, t in _template_parts.get(slot, []) if n != name]
+    _template_parts[slot] = sorted(kept + [(name, template)])
+
+
+def template_parts() -> dict[str, list[str]]:
+    """slot -> the templates to include there, in name order (for a page's context)."""
+    return {slot: [t for _n, t in _template_parts.get(slot, [])] for slot in TEMPLATE_SLOTS}

@@ -17,3 +17,5 @@ def join_refusal(game, user) -> str | None:
 
 def connect() -> None:
     events.join_check_register("social.blocks", join_refusal)
+    events.template_part_register("table", "social.talk", "social/_table_talk.html")
+    events.template_part_register("live_now", "social.friends", "social/_live_now_friends.html")
