@@ -16,7 +16,7 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
 
-from games import rows as sql_rows
+from lib import rows as sql_rows
 
 from . import clock as C
 from .models import SeatClock, Vacation
@@ -140,7 +140,7 @@ def _clock_rows_locked(game_id: int) -> list[SeatClock]:
 
 def _clock_rows(game_id: int, *, lock: bool = False) -> list[SeatClock]:
     """The game's clock rows in seat order, `lock`ed or not (every move and every view
-    reads them: hand-written SQL, games.rows)."""
+    reads them: hand-written SQL, lib.rows)."""
     c = _clock_columns()
     found = sql_rows.select(
         f"SELECT {c.sql} FROM {SeatClock._meta.db_table} c WHERE c.game_id = %s"
@@ -161,7 +161,7 @@ def _save_changed(rows: list, before: list[dict]) -> None:
         if changed:
             changed_rows.append(row)
             fields.update(changed)
-    if changed_rows:  # one statement (games.rows), whatever rows changed
+    if changed_rows:  # one statement (lib.rows), whatever rows changed
         sql_rows.update_many(changed_rows, [f for f in CLOCK_FIELDS if f in fields])
 
 

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.live.presence import presence_here
 from games.models import Game, Seat
-from games.presence import presence_here
 
 from .models import EmailOptOut, Notification, SeatClock
 from .timeouts import clocks_warn, deadline_expire

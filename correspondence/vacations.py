@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.errors import Refused
 from games.models import Game
-from games.refusals import Refused
 from games.words import say
 
 from . import clock as C

@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
-from blaze_site.ratelimits import rate_limit_check
+from lib.ratelimits import rate_limit_check
 
 from . import services
+from .errors import Refused
 from .models import Game
-from .refusals import Refused
 from .selectors import (
     game_and_seats,
     game_list_for_user,
@@ -107,7 +107,7 @@ class GameCreateIn(StrictIn):
     private: StrictBool = False
     time_control: dict[str, Any] | None = Field(
         None, description='{"kind": "live", "minutes": 10} or {"kind": "correspondence", '
-                          '"days": 3} (README "Time controls"; 400 for other values)'
+                          '"days": 3} (docs/operations.md, time controls; 400 for other values)'
     )
 
 

@@ -10,7 +10,9 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from . import rows, state_cache
+from lib import rows
+
+from . import state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
 from .events import view_parts
 from .models import Game, Move, Seat
@@ -138,7 +140,7 @@ def _game_columns():
 
 
 def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
-    """The game row and its seats with their users, in one statement (games.rows: every
+    """The game row and its seats with their users, in one statement (lib.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
     ends (call inside transaction.atomic()). None: no such game.
 

@@ -13,64 +13,31 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import broadcast, engine, events, rows
+from lib import rows
+
+from . import engine, events
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
+from .errors import (  # noqa: F401 (callers catch them as services.X)
+    BadRequest,
+    Forbidden,
+    GameError,
+    GameNotFound,
+    IllegalMove,
+    NotAPlayer,
+    QuotaExceeded,
+    Refused,
+    StaleSeq,
+)
+from .live import broadcast
 from .models import Game, Move, Seat
 from .narration import move_events
-from .refusals import Refused
 from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
 from .visibility import invite_matches
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
-
-
-class GameError(Refused):
-    """A refused request about a game (see Refused)."""
-
-
-class BadRequest(GameError):
-    status = 400
-
-
-class IllegalMove(GameError):
-    status = 400
-
-
-class GameNotFound(GameError):
-    status = 404
-
-    def __init__(self, message: str | None = None):
-        super().__init__(message or _("no such game"))
-
-
-class NotAPlayer(GameError):
-    status = 403
-
-    def __init__(self, message: str | None = None):
-        super().__init__(message or _("you are not a player of this game"))
-
-
-class Forbidden(GameError):
-    status = 403
-
-
-class QuotaExceeded(GameError):
-    """Too many open tables or strong bots at once; trying later may work."""
-
-    status = 429
-    retry_after = 60
-
-
-class StaleSeq(GameError):
-    status = 409
-
-    def __init__(self, current: int):
-        super().__init__(_("seq is not the game's current seq %(seq)s: fetch the game again")
-                         % {"seq": current})
-        self.current = current
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -86,7 +53,7 @@ def _locked_game(game_id: int) -> Game:
 
 def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
     """The game row, locked, and its seats with their users, in one statement (the move
-    path: see games.rows). Call inside transaction.atomic()."""
+    path: see lib.rows). Call inside transaction.atomic()."""
     found = game_and_seats(game_id, lock=True)
     if found is None:
         raise GameNotFound()

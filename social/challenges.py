@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from games import events
 from games import services as games
+from games.errors import GameError
 from games.models import Seat
 
 from .models import Block, Challenge, Invitation
@@ -125,7 +126,7 @@ def _start(challenge: Challenge) -> None:
                             invite_code=game.invite_code)
         for level in challenge.bots:
             games.game_add_bot(game_id=game.pk, user=challenge.sender, level=level)
-    except games.GameError as e:
+    except GameError as e:
         raise Forbidden(_("the table could not start: %(why)s") % {"why": e.message}) from None
     challenge.status = Challenge.STARTED
     challenge.game = game

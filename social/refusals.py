@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext as _
 
-from games.refusals import Refused
+from games.errors import Refused
 
 
 class SocialError(Refused):

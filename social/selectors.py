@@ -1,7 +1,7 @@
 """Reads: friends and what they are doing now."""
 
+from games.live.presence import presence_here_pairs
 from games.models import Game, Seat
-from games.presence import presence_here_pairs
 
 from .models import Follow
 

@@ -1,7 +1,7 @@
 """Table talk: phrases and free text at a game, each reader's copy in their language.
 
 `chat_post` is the one write; after commit the message goes to the game's sockets as
-one frame text for each kind of reader (games.broadcast.deliver_send): players and
+one frame text for each kind of reader (games.live.broadcast.deliver_send): players and
 spectators apart while the game is on, never to whoever blocked or muted the sender,
 free text only to those who read it.
 """
@@ -17,9 +17,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.language import language_of
-from games import broadcast
+from games.live import broadcast
+from games.live.presence import presence_here_pairs
 from games.models import Game, Seat
-from games.presence import presence_here_pairs
 from games.visibility import can_watch
 
 from . import readers
@@ -27,7 +27,7 @@ from .models import ChatMessage, TableTalk, TalkSettings
 from .phrases import LANGUAGES, MAX_TEXT, PHRASES, phrase_in, text_clean
 from .refusals import Forbidden, NotFound, SocialError, TooMany
 
-MEMBER, GUEST = "member", "guest"  # games.messages' reader classes: free text, phrases only
+MEMBER, GUEST = "member", "guest"  # games.live.messages. reader classes: free text, phrases only
 HISTORY_LIMIT = 200
 HIDE_AFTER_REPORTS = 2  # a message reported by this many players waits for staff
 

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.refusals import Refused
+from games.errors import Refused
 
 from . import challenges, relations, reports, talk
 from .forms import ActForm, InviteForm, NameForm

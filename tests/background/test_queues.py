@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 
 from blaze_site.celery import app as celery_app
-from blaze_site.queues import queue_names, task_routes
 from correspondence.clocks import LIVE_CHECK_MAX_SECONDS
+from lib.queues import queue_names, task_routes
 
 PREFIX = settings.CELERY_TASK_DEFAULT_QUEUE
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,8 +13,8 @@ from correspondence import notifications
 from correspondence.emails import unsubscribe_token
 from correspondence.models import EmailOptOut, Notification
 from correspondence.tasks import clocks_sweep, notification_send, send_digests
+from games.live.presence import presence_here, presence_leave, presence_touch
 from games.models import Game
-from games.presence import presence_here, presence_leave, presence_touch
 
 from .helpers import committed, move_random, started_game, user_at
 

@@ -1,4 +1,4 @@
-"""The move path's hand-written SQL (games.rows) reads and writes what the ORM would."""
+"""The move path's hand-written SQL (lib.rows) reads and writes what the ORM would."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -6,8 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from correspondence.models import SeatClock
-from games import rows, services
+from games import services
 from games.models import Game, Move, Seat
+from lib import rows
 from tests.correspondence.helpers import started_game
 
 pytestmark = pytest.mark.django_db

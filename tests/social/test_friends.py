@@ -3,7 +3,7 @@
 import pytest
 
 from games import services
-from games.presence import presence_touch
+from games.live.presence import presence_touch
 from tests.conftest import make_user
 from tests.social.helpers import bearer, call, table
 

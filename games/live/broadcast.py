@@ -16,9 +16,10 @@ from redis.exceptions import RedisError
 
 from accounts.language import in_language_of
 
-from . import events, messages, publisher
-from .models import Game, Seat
-from .selectors import game_seats, game_state, view_build
+from .. import events
+from ..models import Game, Seat
+from ..selectors import game_seats, game_state, view_build
+from . import messages, publisher
 
 log = logging.getLogger(__name__)
 

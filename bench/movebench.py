@@ -2,7 +2,7 @@
 live four-player games played through Django's full request path (middleware, the API,
 the service, the broadcast to the channel layer), one move after another.
 
-    python -m games.movebench --moves 2000 [--behind 1] [--profile 30]
+    python -m bench.movebench --moves 2000 [--behind 1] [--profile 30]
 
 Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
 machine barely moves it), queries a move, and with --profile the functions taking the

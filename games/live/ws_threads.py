@@ -9,15 +9,16 @@ would only push the next handshakes past the limit too, and so on.
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
-from asgiref.sync import SyncToAsync
-from channels.auth import AuthMiddleware, get_user
+from asgiref.sync import sync_to_async
+from channels.middleware import BaseMiddleware
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
+from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
-# daphne's --websocket_connect_timeout (its default): past it the connection is dropped.
-HANDSHAKE_SECONDS = 5.0
 STARTED = "handshake_started"
 
 _handshakes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ws-handshake")
@@ -32,7 +33,7 @@ async def handshake_read(scope, function, *args):
     started = scope.get(STARTED) or time.monotonic()
 
     def run():
-        if time.monotonic() - started > HANDSHAKE_SECONDS:
+        if time.monotonic() - started > settings.WS_HANDSHAKE_SECONDS:
             raise HandshakeExpired()
         try:
             return function(*args)
@@ -41,21 +42,27 @@ async def handshake_read(scope, function, *args):
             # which channels' own clean-up (run outside it) would never see
             connections.close_all()
 
-    return await SyncToAsync(run, thread_sensitive=False, executor=_handshakes)()
+    return await sync_to_async(run, thread_sensitive=False, executor=_handshakes)()
 
 
-class HandshakeAuthMiddleware(AuthMiddleware):
-    """channels' AuthMiddleware, reading the session's user on the handshake thread."""
+def session_user(session):
+    """The session's user, as Django's own `auth.get_user` finds it for a request."""
+    return auth.get_user(SimpleNamespace(session=session))
 
-    async def resolve_scope(self, scope):
-        try:
-            user = await handshake_read(scope, get_user.func, scope)
-        except HandshakeExpired:
-            user = AnonymousUser()  # the consumer's own read refuses the late socket
-        scope["user"]._wrapped = user
+
+class HandshakeAuthMiddleware(BaseMiddleware):
+    """`scope["user"]` from the session (as channels' AuthMiddleware), read on the
+    handshake thread."""
 
     async def __call__(self, scope, receive, send):
         scope = dict(scope, **{STARTED: time.monotonic()})
+        if "session" not in scope:
+            raise ValueError("HandshakeAuthMiddleware needs SessionMiddleware above it")
+        try:
+            user = await handshake_read(scope, session_user, scope["session"])
+        except HandshakeExpired:
+            user = AnonymousUser()  # the consumer's own read refuses the late socket
+        scope["user"] = user
         return await super().__call__(scope, receive, send)
 
 

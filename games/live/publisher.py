@@ -20,9 +20,10 @@ import weakref
 
 import redis
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer
+from channels.layers import InMemoryChannelLayer, channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import decode_hosts
+from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -56,9 +57,10 @@ def publish(layer, send, *args) -> None:
     future.result(timeout=SEND_SECONDS)
 
 
-def group_send_now(layer, group: str, message: dict) -> None:
-    """Send `message` to `group` from this thread, as `layer.group_send` would."""
-    target = _pubsub_target(layer)
+def group_send_now(layer, group: str, message: dict, config: dict | None = None) -> None:
+    """Send `message` to `group` from this thread, as `layer.group_send` would. `config` is
+    the layer's CONFIG; by default the settings' entry of the layer made from them."""
+    target = _pubsub_target(layer, _config_of(layer) if config is None else config)
     if target is None:
         publish(layer, _group_send, group, message)
         return
@@ -70,7 +72,14 @@ async def _group_send(layer, group: str, message: dict) -> None:
     await layer.group_send(group, message)
 
 
-def _pubsub_target(layer):
+def _config_of(layer) -> dict | None:
+    for alias, entry in settings.CHANNEL_LAYERS.items():
+        if channel_layers.backends.get(alias) is layer:
+            return entry.get("CONFIG", {})
+    return None  # a layer made elsewhere: sent through its own coroutine
+
+
+def _pubsub_target(layer, config: dict | None):
     """(blocking client, channel prefix) for channels-redis's pub/sub layer with one
     server given by address, made once a layer and process; None for any other layer
     (sentinels, shards, lists, memory). Group channels are named as RedisPubSubLoopLayer
@@ -80,14 +89,14 @@ def _pubsub_target(layer):
         return made[1]
     with _lock:
         target = None
-        hosts = decode_hosts(layer._kwargs.get("hosts")) \
-            if isinstance(layer, RedisPubSubChannelLayer) else []
+        hosts = decode_hosts(config.get("hosts")) \
+            if config is not None and isinstance(layer, RedisPubSubChannelLayer) else []
         if len(hosts) == 1 and "address" in hosts[0]:
             options = {k: v for k, v in hosts[0].items() if k != "address"}
             # one quick retry on a new connection (Redis restarted), then the error: a
             # broadcast must not hold a move's answer for seconds
             client = redis.Redis.from_url(hosts[0]["address"], retry=Retry(NoBackoff(), 1),
                                           **options)
-            target = (client, layer._kwargs.get("prefix", "asgi"))
+            target = (client, config.get("prefix", "asgi"))
         _targets[layer] = (os.getpid(), target)
         return target

@@ -1,25 +1,24 @@
 """Live updates for one game: each connection gets its own user's view (messages.py).
 
 The view is read from the database once, on connect (and on "sync"); after that the
-writer of every change sends each seat's view ready-made (games.broadcast), and the
+writer of every change sends each seat's view ready-made (games.live.broadcast), and the
 consumer only forwards it.
 """
 
 import time
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from ..models import Game
+from ..selectors import game_and_seats, game_view_for
+from ..visibility import can_watch, invite_given
 from . import live_sockets, messages
-from .models import Game
 from .presence import apresence_leave, apresence_touch
-from .selectors import game_and_seats, game_view_for
-from .visibility import can_watch, invite_given
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
@@ -111,17 +110,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await apresence_leave(self.user_id, self.game_id)
         for group in list(getattr(self, "groups_joined", ())):
             await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def dispatch(self, message):
-        """As channels' own, without its close_old_connections before every handler: that
-        is a hop to the one shared sync thread for each message to each socket (four a
-        move), queued behind the database reads of every socket of the process. The
-        handlers that read the database do it through database_sync_to_async, which
-        closes old connections on its own thread."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     # ---- from the client ------------------------------------------------------------------
 

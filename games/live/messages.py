@@ -29,7 +29,7 @@ Close codes: 4401 not signed in, or the token was revoked / the session logged o
 open; 4403 not allowed to watch; 4404 no such game.
 
 Channel layer (server internal), after a change commits; the writer builds every view once
-(games.broadcast) and consumers only forward:
+(games.live.broadcast) and consumers only forward:
     group "game-<id>"              {"type": "game.views", "seq": n,
                                    "texts": {"<user id>": "..."}, "spectator": "..."}
                                    every seated user's view and the spectators' one, each

@@ -1,8 +1,8 @@
 """Idle sockets drill: open N sockets to one game, keep them quiet, count who is still open.
 
-    python -m games.idletest --sockets 1000 --seconds 120 --tokens tokens.txt \\
+    python -m bench.idletest --sockets 1000 --seconds 120 --tokens tokens.txt \\
         --pid DAPHNE_PID http://127.0.0.1:8301
-    python -m games.idletest --sockets 1 --seconds 660 --tokens tokens.txt URL  # >= 10 min
+    python -m bench.idletest --sockets 1 --seconds 660 --tokens tokens.txt URL  # >= 10 min
 
 The sockets send nothing at all (no ping) unless --ping is given. With --pid (a web
 process on this machine) it prints that process's memory before and after the sockets
@@ -98,7 +98,7 @@ async def main_async(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.idletest", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bench.idletest", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("url", metavar="URL")
     parser.add_argument("--sockets", type=int, default=1000)

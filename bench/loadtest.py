@@ -2,7 +2,7 @@
 seat, as fast as the server answers (or, with --think, at a player's pace).
 
     python manage.py blaze_loadtest_users --count 800 --out tokens.txt    # local run
-    python -m games.loadtest --games 200 --seconds 60 --tokens tokens.txt \\
+    python -m bench.loadtest --games 200 --seconds 60 --tokens tokens.txt \\
         http://127.0.0.1:8301 http://127.0.0.1:8302
 
 Each game's four players are four distinct users (four tokens from the file, one a
@@ -448,7 +448,7 @@ async def main_async(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.loadtest", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m bench.loadtest", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("urls", nargs="+", metavar="URL", help="e.g. http://127.0.0.1:8000")
     parser.add_argument("--games", type=int, default=20)

@@ -2,7 +2,7 @@
 as django-ratelimit's (a key's window starts at an offset of its own).
 
 Signed-in users (session or API token) are counted per user; anonymous requests per client
-address, as allauth sees it (its trusted-proxy settings apply: README "Behind a proxy").
+address, as allauth sees it (its trusted-proxy settings apply: docs/deployment.md).
 The rates are ``settings.BLAZE_RATE_LIMITS``. A refusal is ``RateLimited``: the API answers
 it with JSON, pages with a readable 429 page (blaze_site/errors.py), both with Retry-After.
 """
@@ -14,6 +14,8 @@ import zlib
 
 from django.conf import settings
 from django.core.cache import caches
+from django.http import JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from redis.exceptions import RedisError
@@ -99,3 +101,16 @@ def rate_limit_check(request, name: str) -> None:
             str(_MESSAGES[name]) + " " + _("Try again in %(n)s s.") % {"n": max(1, wait)},
             retry_after=wait,
         )
+
+
+def too_many_page(request, message: str, retry_after: int):
+    response = render(request, "429.html", {"message": message, "retry_after": retry_after},
+                      status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def too_many_json(message: str, retry_after: int) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
