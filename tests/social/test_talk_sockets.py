@@ -40,15 +40,16 @@ def site(tmp_path, settings):
 class Reader:
     """One socket, keeping the chat frames it was sent."""
 
-    def __init__(self, session, url, game_id, token):
-        self.session, self.token = session, token
-        self.ws_url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={token}"
+    def __init__(self, session, url, game_id, token, headers=None):
+        self.session, self.token, self.headers = session, token, headers or {}
+        query = f"?token={token}" if token else ""
+        self.ws_url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}/{query}"
         self.url, self.game_id = url, game_id
         self.chats: asyncio.Queue = asyncio.Queue()
         self.ready = asyncio.Event()
 
     async def listen(self):
-        async with self.session.ws_connect(self.ws_url) as ws:
+        async with self.session.ws_connect(self.ws_url, headers=self.headers) as ws:
             async for msg in ws:
                 frame = msg.json()
                 if frame["type"] == "view":
@@ -126,6 +127,55 @@ def test_two_players_and_a_spectator_talk_each_in_their_language_and_channel(sit
 
             # the spectator heard nothing of the players' channel all along
             assert eve.chats.empty()
+            for t in tasks:
+                t.cancel()
+
+    asyncio.run(scenario())
+
+
+def _spectators():
+    ann = make_user("ann")
+    game = table(ann, [make_user("bob")], players=3, bots=["basic"])
+    eve, cat, dan = (make_user(n, language=lang) for n, lang in
+                     (("eve", "en"), ("cat", "ja"), ("dan", "en")))
+    from social.talk import free_text_set
+
+    free_text_set(user=dan, on=False)
+    return game.pk, [api_token_create(user=u, name="ws")[1] for u in (ann, eve, cat, dan)]
+
+
+def test_spectators_read_in_their_language_and_by_their_choice_and_players_hear_none(site):
+    game_id, tokens = _spectators()
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            ann, eve, cat, dan = (Reader(session, site, game_id, t) for t in tokens)
+            # a visitor without an account, whose browser asks for Spanish
+            visitor = Reader(session, site, game_id, None,
+                             {"Accept-Language": "es", "Origin": site})
+            readers = (ann, eve, cat, dan, visitor)
+            tasks = [asyncio.create_task(r.listen()) for r in readers]
+            for i, r in enumerate(readers):
+                try:
+                    await asyncio.wait_for(r.ready.wait(), 30)
+                except TimeoutError:
+                    raise AssertionError(f"reader {i} not ready: {tasks[i]}") from None
+
+            await eve.say(text="who wins?")
+            await eve.say(phrase="well_played")
+            # free text: members who read it; never dan (phrases only) nor the visitor
+            assert (await cat.next())["text"] == "who wins?"
+            assert (await cat.next())["text"] == "お見事！"
+            assert (await dan.next())["text"] == "Well played!"
+            got = await visitor.next()
+            assert (got["phrase"], got["text"], got["seat"]) == ("well_played", "¡Bien jugado!",
+                                                                 None)
+            # the player heard none of it: her next message is her own
+            await ann.say(phrase="thanks")
+            assert (await ann.next())["from"] == "ann"
+            assert [(await eve.next())["text"] for _ in range(2)] == ["who wins?",
+                                                                      "Well played!"]
+            assert dan.chats.empty() and visitor.chats.empty()  # no free text came
             for t in tasks:
                 t.cancel()
 
