@@ -171,3 +171,22 @@ def template_part_register(slot: str, name: str, template: str) -> None:
 def template_parts() -> dict[str, list[str]]:
     """slot -> the templates to include there, in name order (for a page's context)."""
     return {slot: [t for _n, t in _template_parts.get(slot, [])] for slot in TEMPLATE_SLOTS}
+
+
+# ---- players who would rather not sit together ---------------------------------------------
+
+_apart: list[tuple[str, Callable]] = []
+
+
+def apart_register(name: str, function: Callable) -> None:
+    """`function(user_ids) -> iterable of (a, b)`: pairs of these users to seat apart where
+    avoidable (e.g. one blocked the other). One per name; registered in a ready()."""
+    global _apart
+    _apart = sorted([(n, f) for n, f in _apart if n != name] + [(name, function)],
+                    key=lambda item: item[0])
+
+
+def apart_pairs(user_ids) -> set[frozenset]:
+    """Every pair of these users an app above asks to seat apart (for pairings)."""
+    user_ids = list(user_ids)
+    return {frozenset(pair) for _, function in _apart for pair in function(user_ids)}

@@ -205,8 +205,11 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
-    """Take the next free seat; the game starts when every seat is taken."""
+def game_join(*, game_id: int, user, invite_code: str = "", vetoes: bool = True) -> Game:
+    """Take the next free seat; the game starts when every seat is taken.
+
+    `vetoes`: the apps above may keep the user away (events.join_refusal); False when the
+    site itself seats the user (a tournament's pairing has weighed them already)."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.seats.filter(user=user).exists():
@@ -217,7 +220,7 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
         if game.private and not invite_matches(game, invite_code or ""):
             raise Forbidden(_("this table is private: you need its invite link"))
-        refusal = events.join_refusal(game, user)
+        refusal = events.join_refusal(game, user) if vetoes else None
         if refusal:
             raise Forbidden(refusal)
         _seat_next(game, user=user)
@@ -264,6 +267,9 @@ def game_again(*, game_id: int, user) -> Game:
         if rematch is not None:
             if rematch.status == Game.WAITING and not rematch.seats.filter(user=user).exists():
                 rematch = _locked_game(rematch.pk)
+                refusal = events.join_refusal(rematch, user)
+                if refusal:
+                    raise Forbidden(refusal)
                 _seat_next(rematch, user=user)
             return rematch
         bots = list(old.seats.filter(bot_level__isnull=False, user__isnull=True)

@@ -110,3 +110,15 @@ def test_a_bad_report_is_refused_and_nothing_is_kept(client, ann, bob, body, sta
     r = call(client, "POST", "/reports", bearer(ann), body)
     assert r.status_code == status and words in r.json()["error"]
     assert not Report.objects.exists()
+
+
+def test_the_blocked_cannot_join_the_next_game_of_your_table(ann, bob, cat):
+    from games.errors import Forbidden
+
+    game = table(ann, [bob, cat])
+    Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
+    services.game_again(game_id=game.pk, user=ann)
+    Block.objects.create(blocker=ann, blocked=bob)
+    with pytest.raises(Forbidden, match="blocked you"):
+        services.game_again(game_id=game.pk, user=bob)
+    assert services.game_again(game_id=game.pk, user=cat).seats.filter(user=cat).exists()

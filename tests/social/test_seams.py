@@ -7,6 +7,7 @@ from games import events
 
 def test_social_registers_its_join_check_and_page_parts():
     assert [name for name, _f in events._join_checks] == ["social.blocks"]
+    assert [name for name, _f in events._apart] == ["social.blocks"]
     assert events.template_parts() == {
         "table": ["social/_table_talk.html"],
         "live_now": ["social/_live_now_friends.html"],
