@@ -177,3 +177,40 @@ def test_the_history_costs_the_same_queries_for_few_and_many_messages(
         ChatMessage(game=three, seq=i, sender=ann, channel="players", text="t")
         for i in range(3, 150))
     assert count() == few
+
+
+def test_saying_something_costs_the_same_queries_whoever_blocked_or_chose_otherwise(
+        client, three, bob, django_capture_on_commit_callbacks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.live.presence import presence_touch
+    from social.models import Block
+    from social.talk import free_text_set
+
+    ann = three.created_by
+    token = bearer(ann)
+
+    def count():
+        call(client, "GET", "/chat/phrases", token)  # the token remembered
+        # the delivery after commit counts too (the blockers, the choices, the seats)
+        with CaptureQueriesContext(connection) as ctx, \
+                django_capture_on_commit_callbacks(execute=True) as delivered:
+            assert call(client, "POST", f"/games/{three.pk}/chat", token,
+                        {"text": "hi"}).status_code == 201
+        assert len(delivered) == 1
+        return len(ctx.captured_queries)
+
+    call(client, "POST", f"/games/{three.pk}/chat", token, {"phrase": "hello"})  # its row
+
+    def grow(prefix, n):
+        for i in range(n):
+            Block.objects.create(blocker=make_user(f"{prefix}b{i}"), blocked=ann)
+            watcher = make_user(f"{prefix}w{i}")
+            free_text_set(user=watcher, on=False)
+            presence_touch(watcher.pk, three.pk)
+
+    grow("a", 1)
+    few = count()
+    grow("b", 6)
+    assert count() == few
