@@ -31,6 +31,10 @@ class Game(models.Model):
     # Denormalised for lists: the seats the game waits on (empty unless playing).
     waiting_on = models.JSONField(default=list)
     result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
+    # Denormalised from Seat.abandoned: the seats whose players left. On the row every move
+    # locks, so a move that waited on the lock while its player resigned reads it fresh
+    # (the seats read in the same statement are as they were when it began).
+    left_seats = models.JSONField(default=list)
     # "Play again": the next game of the same table (same settings, same bots).
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -43,17 +47,6 @@ class Game(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["status", "private"])]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Rows the apps above wrote about this game in the current write, by name (the
-        # clocks a move just charged): the views built next from this same instance need
-        # not read them back. A new instance (each write reads the game anew) has none.
-        self.written: dict = {}
-        # (first seq, payloads): the log's latest moves, read in the same statement as the
-        # row (games.selectors.game_and_seats), so a process whose cached state is a few
-        # moves behind catches up without another query. None: not read with the row.
-        self.log_tail: tuple[int, list] | None = None
 
     def __str__(self):
         return f"Game {self.pk} ({self.status})"

@@ -20,7 +20,7 @@ from .models import Block, Challenge, Invitation
 from .refusals import Forbidden, NotFound, SocialError
 from .relations import player_named
 
-INVITATION = "invitation"  # the notice kind
+INVITATION = events.INVITATION  # the notice kind
 
 
 def _page(path: str) -> str:

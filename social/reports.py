@@ -68,7 +68,7 @@ def report_act(*, staff, report_id: int, action: str, hours: int = 24) -> Report
             row.warnings += 1
             row.save(update_fields=["warnings"])
             events.player_notice.send(
-                user=user, game=None, kind="warning", key=f"warning:{report.pk}",
+                user=user, game=None, kind=events.WARNING, key=f"warning:{report.pk}",
                 subject=gettext_lazy("A warning from Blaze's staff"),
                 text=gettext_lazy("Staff read a report about your talk or play. Please keep "
                                   "to the site's rules: another report may end in a mute."),

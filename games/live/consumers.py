@@ -28,7 +28,8 @@ CLOSE_NOT_FOUND = 4404
 @database_sync_to_async
 def _view_for(game_id: int, user) -> dict | None:
     found = game_and_seats(game_id)
-    return None if found is None else game_view_for(found[0], user, found[1])
+    return None if found is None else game_view_for(found[0], user, found[1],
+                                                    log_tail=found.log_tail)
 
 
 def _reader_language(user, scope) -> str:

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from correspondence.models import Notification
 from games.models import Game
+from notifications.models import Notification
 from social.challenges import challenges_expire
 from social.models import Challenge
 from tests.social.helpers import bearer, call

@@ -5,7 +5,7 @@ from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from correspondence.models import Notification
+from notifications.models import Notification
 from social import reports
 from social.models import Block, ChatMessage, Follow, Report
 from tests.conftest import make_user
