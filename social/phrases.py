@@ -39,8 +39,12 @@ def phrases_in(language: str) -> list[dict]:
 
 
 def text_clean(text: str) -> str:
-    """Talk as plain text: control characters become spaces, bidi overrides go, runs of
-    spaces shrink to one; nothing is interpreted (no markup, no links)."""
+    """Talk as plain text: control characters become spaces, bidi overrides and lone
+    surrogates go, runs of spaces shrink to one; nothing is interpreted (no markup, no
+    links)."""
     text = _BIDI.sub("", text)
-    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    # control characters (NUL too) read as spaces; lone surrogates (JSON's "\ud800", which
+    # no database stores) go
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text
+                   if unicodedata.category(c) != "Cs")
     return re.sub(r"\s+", " ", text).strip()

@@ -5,12 +5,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Game
+from lib.text import text_unstorable
 
 from .models import Block, Follow, TableMute
 from .refusals import Forbidden, NotFound, SocialError, no_such_player
 
 
 def player_named(username: str):
+    if not isinstance(username, str) or text_unstorable(username):
+        raise no_such_player(str(username).encode("utf-8", "replace").decode())
     user = get_user_model().objects.filter(username=username, is_active=True,
                                            is_bot=False).first()
     if user is None:

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import events
+from lib.text import text_unstorable
 
 from .models import ChatMessage, Report, TalkSettings
 from .refusals import NotFound, SocialError
@@ -21,6 +22,8 @@ def report_create(*, user, reason: str, username: str | None = None, game_id: in
                   seq: int | None = None) -> Report:
     """Report a player, or one message (game id and seq) of theirs. A message reported by
     HIDE_AFTER_REPORTS players is hidden until staff review it."""
+    if text_unstorable([reason, username]):
+        raise SocialError(_("the report holds a NUL or a broken character: remove it"))
     reason = (reason or "").strip() if isinstance(reason, str) else ""
     if not reason:
         raise SocialError(_("say why you report: reason is empty"))

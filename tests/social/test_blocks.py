@@ -122,3 +122,12 @@ def test_the_blocked_cannot_join_the_next_game_of_your_table(ann, bob, cat):
     with pytest.raises(Forbidden, match="blocked you"):
         services.game_again(game_id=game.pk, user=bob)
     assert services.game_again(game_id=game.pk, user=cat).seats.filter(user=cat).exists()
+
+
+def test_a_report_with_a_broken_character_is_refused_by_the_service(ann, bob):
+    from social.refusals import SocialError
+    from social.reports import report_create
+
+    with pytest.raises(SocialError, match="broken character"):
+        report_create(user=ann, reason="x\ud800", username="bob")
+    assert not Report.objects.exists()

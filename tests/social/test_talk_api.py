@@ -214,3 +214,18 @@ def test_saying_something_costs_the_same_queries_whoever_blocked_or_chose_otherw
     few = count()
     grow("b", 6)
     assert count() == few
+
+
+def test_nul_and_lone_surrogates_never_reach_the_database(client, three):
+    token = bearer(three.created_by)
+    body = '{"text": "a\\u0000b\\ud800c"}'
+    r = client.post(f"/api/v1/games/{three.pk}/chat", body, content_type="application/json",
+                    HTTP_AUTHORIZATION=token)
+    assert r.status_code == 201 and r.json()["text"] == "a bc"
+    r = client.post("/api/v1/reports", '{"reason": "x\\ud800", "username": "bob"}',
+                    content_type="application/json", HTTP_AUTHORIZATION=token)
+    assert r.status_code == 400 and r.json()["error"]
+    r = client.post("/api/v1/challenges", '{"invite": ["b\\ud800"], "players": 3, '
+                    '"bots": ["basic"]}', content_type="application/json",
+                    HTTP_AUTHORIZATION=token)
+    assert r.status_code == 404
