@@ -9,6 +9,8 @@ Server -> client
     {"type": "error", "error": sentence}         an unknown, malformed or binary frame, or
                                                  too many messages (the frame is dropped;
                                                  the socket stays open)
+    other frames from the apps above             sent by "game.deliver" (below): table
+                                                 talk's {"type": "chat", ...} (docs/chat.md)
 
 Client -> server (conveniences only: nothing here changes a game; moves are POSTed)
     {"type": "sync"}                             resend my current view
