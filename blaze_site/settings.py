@@ -128,6 +128,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 
         "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE, "timeout": 20}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# A connection is tried before it is used again (the pool's check_connection, or Django's
+# check of a persistent one): one that died with the server (a PostgreSQL restart) is
+# replaced instead of failing a request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -261,6 +265,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_BROKER_VISIBILIT
 BLAZE_WATCHDOG_SECONDS = env.float("BLAZE_WATCHDOG_SECONDS", default=5.0)
 if not 1 <= BLAZE_WATCHDOG_SECONDS <= 60:
     raise ImproperlyConfigured("BLAZE_WATCHDOG_SECONDS must be from 1 to 60.")
+# Beat sends a heartbeat task this often; /healthz counts a part dead after three missed.
+BLAZE_HEARTBEAT_SECONDS = env.float("BLAZE_HEARTBEAT_SECONDS", default=10.0)
+if not 1 <= BLAZE_HEARTBEAT_SECONDS <= 300:
+    raise ImproperlyConfigured("BLAZE_HEARTBEAT_SECONDS must be from 1 to 300.")
 CELERY_BEAT_SCHEDULE: dict = {
     # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
     # correspondence clocks, and live ones whose deadline check was lost.
@@ -271,6 +279,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
+    # /healthz: a worker and beat are alive (ops.heartbeat).
+    "heartbeat": {"task": "ops.tasks.heartbeat", "schedule": BLAZE_HEARTBEAT_SECONDS},
     # Guests ("Play against bots" without an account) that never sat down.
     "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
     # Invitations to a table that nobody answered in time.

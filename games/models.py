@@ -30,6 +30,10 @@ class Game(models.Model):
     seq = models.PositiveIntegerField(default=0)  # moves in the log so far
     # Denormalised for lists: the seats the game waits on (empty unless playing).
     waiting_on = models.JSONField(default=list)
+    # Denormalised for the watchdog: since when the game waits on a bot seat (null when it
+    # waits on people or is over), so the stalled bot turns are one index range, however
+    # many games wait on people (games.watchdog).
+    bot_turn_since = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
     # Denormalised from Seat.abandoned: the seats whose players left. On the row every move
     # locks, so a move that waited on the lock while its player resigned reads it fresh
@@ -46,7 +50,11 @@ class Game(models.Model):
                 condition=models.Q(players__gte=3, players__lte=5), name="game_players_3_to_5"
             ),
         ]
-        indexes = [models.Index(fields=["status", "private"])]
+        indexes = [
+            models.Index(fields=["status", "private"]),
+            models.Index(fields=["bot_turn_since"], name="game_bot_turn_since",
+                         condition=models.Q(bot_turn_since__isnull=False)),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} ({self.status})"

@@ -8,7 +8,7 @@ import json
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from lib import rows
 
@@ -152,7 +152,15 @@ def game_log(game: Game, user) -> list[dict]:
 
 
 def game_seats(game: Game) -> list[Seat]:
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):  # a list's games
+        return list(game.seats.all())
     return list(game.seats.select_related("user").order_by("index"))
+
+
+def _with_seats(games):
+    """A list's games with their seats and players: two queries, however many games."""
+    return games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
 
 
 @cache
@@ -359,30 +367,28 @@ def game_summary(game: Game, user=None) -> dict:
 
 
 def game_list_open(*, limit: int = 50) -> list[Game]:
-    return list(
+    return list(_with_seats(
         Game.objects.filter(status=Game.WAITING, private=False).order_by("-created")[:limit]
-    )
+    ))
 
 
 def game_list_live(*, limit: int = 20) -> list[Game]:
     """Public games being played now, the most recently started first (watchable by all)."""
-    return list(
+    return list(_with_seats(
         Game.objects.filter(status=Game.PLAYING, private=False, imported=False)
         .order_by("-started")[:limit]
-    )
+    ))
 
 
 def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
     """The user's games, those waiting on the user first, then the most recent."""
-    games = list(
+    games = list(_with_seats(
         Game.objects.filter(seats__user=user)
         .filter(Q(status__in=[Game.WAITING, Game.PLAYING]) | Q(status=Game.FINISHED))
         .order_by("-created")
         .distinct()[:limit]
-    )
-    seat_by_game = dict(
-        Seat.objects.filter(user=user, game__in=games).values_list("game_id", "index")
-    )
+    ))
+    seat_by_game = {g.pk: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
 
     def waits_on_me(g: Game) -> bool:
         return g.status == Game.PLAYING and seat_by_game.get(g.pk) in g.waiting_on

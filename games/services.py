@@ -155,7 +155,8 @@ def game_abort_stalled(*, game_id: int) -> bool:
         game.status = Game.ABORTED
         game.finished = timezone.now()
         game.waiting_on = []
-        game.save(update_fields=["status", "finished", "waiting_on"])
+        game.bot_turn_since = None
+        game.save(update_fields=["status", "finished", "waiting_on", "bot_turn_since"])
         seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, seq, queue_bots=False))
         events.game_ended.send(game=game, reason=events.ABORTED)
@@ -384,6 +385,8 @@ def _start(game: Game) -> None:
     game.seq = 0
     state = initial_state(game.deal)
     game.waiting_on = state.waiting_on
+    bot_seats = {i for i, (_u, b, _n) in enumerate(occupants) if b}
+    game.bot_turn_since = game.started if bot_seats & set(state.waiting_on) else None
     game.save()
     state_cache_put_on_commit(game.pk, 0, state)
     events.game_started.send(game=game)
@@ -448,10 +451,14 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         move_row = Move(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
-        fields = ["seq", "waiting_on"]
+        bot_seats = {s.index for s in seats if s.bot_level}
+        fields = ["seq", "waiting_on", "bot_turn_since"]
         # The site's move cap (docs/move-cap.md): a game still going at the cap ends with
         # this move, drawn, counting for nobody, whoever is at the table.
         capped = not state.finished and game.seq >= settings.BLAZE_MAX_GAME_MOVES
+        waits_on_bot = (not state.finished and not capped
+                        and bool(bot_seats & set(state.waiting_on)))
+        game.bot_turn_since = timezone.now() if waits_on_bot else None
         if state.finished:
             game.status = Game.FINISHED
             game.finished = timezone.now()
@@ -478,7 +485,6 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         views = broadcast.views_build(game, seats, state, events.view_parts(game),
                                       last_events=said)
         state_cache_put_on_commit(game.pk, game.seq, state)
-        bot_seats = {s.index for s in seats if s.bot_level}
         # robust: the move stands; a failing broadcast or queue is logged, and clients
         # resync (a view on reconnect, or "fetch the game again" on a 409)
         transaction.on_commit(
@@ -518,6 +524,12 @@ def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
     left = Game.objects.filter(pk=game.pk).values_list("left_seats", flat=True).first() or []
     if seat.index not in left:
         Game.objects.filter(pk=game.pk).update(left_seats=sorted([*left, seat.index]))
+    # The game may wait on this seat: from now on it waits on a bot (the row, not the
+    # caller's instance, which may be a move behind).
+    Game.objects.filter(
+        pk=game.pk, status=Game.PLAYING, bot_turn_since__isnull=True,
+        waiting_on__contains=[seat.index],
+    ).update(bot_turn_since=seat.abandoned_at)
 
 
 def game_resign(*, game_id: int, user) -> Game:

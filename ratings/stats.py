@@ -94,25 +94,26 @@ def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
     ]
 
 
-def head_to_head(user: User, other: User, viewer=None) -> dict:
+def head_to_head(user: User, other: User, viewer=None, recent: int = 10) -> dict:
     """Games both played that the viewer may see, and how often each finished above the
-    other."""
+    other: counted in SQL (a bot plays every game: its rows never come into memory)."""
     shown = _shown_to(viewer)
-    theirs = {
-        s.game_id: s.rank
-        for s in GameStat.objects.filter(shown, user=other).only("game_id", "rank")
-    }
-    together = [s for s in GameStat.objects.filter(shown, user=user, game_id__in=theirs)]
-    ahead = sum(1 for s in together if s.rank < theirs[s.game_id])
+    # a bot may hold several seats of one game: its best place there counts
+    theirs = (GameStat.objects.filter(user=other, game_id=OuterRef("game_id"))
+              .order_by("rank").values("rank"))
+    together = (GameStat.objects.filter(shown, user=user)
+                .annotate(other_rank=Subquery(theirs[:1])).filter(other_rank__isnull=False))
+    counts = together.aggregate(games=Count("id"),
+                                ahead=Count("id", filter=Q(rank__lt=F("other_rank"))))
     return {
         "other": other,
-        "games": len(together),
-        "ahead": ahead,
-        "behind": len(together) - ahead,
+        "games": counts["games"],
+        "ahead": counts["ahead"],
+        "behind": counts["games"] - counts["ahead"],
         "recent": [
             {"game_id": s.game_id, "url": f"/games/{s.game_id}/", "finished": s.finished,
-             "players": s.players, "rank": s.rank, "other_rank": theirs[s.game_id]}
-            for s in together[:10]
+             "players": s.players, "rank": s.rank, "other_rank": s.other_rank}
+            for s in together.order_by("-finished", "-game_id")[:recent]
         ],
     }
 
@@ -125,14 +126,17 @@ def rating_of(user: User) -> dict:
             "provisional": skill.is_provisional(games), "mu": mu, "sigma": sigma}
 
 
-def rating_history(user: User, viewer=None) -> list[tuple]:
-    """(date, displayed rating after the game) for each rated game the viewer may see,
-    oldest first, starting with the rating before the first game."""
+CHART_GAMES = 200  # the chart's last rated games: a bot's page stays small
+
+
+def rating_history(user: User, viewer=None, last: int = CHART_GAMES) -> list[tuple]:
+    """(date, displayed rating after the game) for each of the last `last` rated games the
+    viewer may see, oldest first, starting with the rating before the first of them."""
     changes = list(
         RatingChange.objects.filter(_shown_to(viewer), user=user)
         .annotate(finished=F("game__finished"))
-        .order_by("finished", "game_id")
-    )
+        .order_by("-finished", "-game_id")[:last]
+    )[::-1]
     if not changes:
         return []
     first = changes[0]

@@ -19,6 +19,7 @@ from games.engine import legal_moves
 from games.models import Game, Move, Seat
 from games.selectors import game_state
 from notifications.models import Notification
+from ops.models import Heartbeat
 from ratings.models import Rating, RatingChange
 from tests.clocks.helpers import committed
 from tests.conftest import make_user
@@ -29,7 +30,8 @@ from tournaments.models import Tournament, TournamentRound
 pytestmark = pytest.mark.django_db
 CORR = {"kind": "correspondence", "days": 1}
 LIVE = {"kind": "live", "minutes": 5}
-OUR_APPS = ("games.", "clocks.", "notifications.", "ratings.", "tournaments.", "accounts.")
+OUR_APPS = ("games.", "clocks.", "notifications.", "ratings.", "tournaments.", "accounts.",
+            "ops.")
 
 
 @pytest.fixture(autouse=True)
@@ -56,6 +58,7 @@ def effects() -> dict:
         "rounds": TournamentRound.objects.count(),
         "clocks": sorted(SeatClock.objects.values_list("game_id", "seat", "timeouts")),
         "guests": sorted(User.objects.filter(is_guest=True).values_list("username", flat=True)),
+        "alive": sorted(Heartbeat.objects.values_list("part", flat=True)),
     }
 
 
@@ -90,6 +93,7 @@ def _stalled(game) -> Game:
     long_ago = timezone.now() - timedelta(hours=1)
     Move.objects.filter(game=game).update(created=long_ago)
     Game.objects.filter(pk=game.pk).update(started=long_ago)
+    Game.objects.filter(pk=game.pk, bot_turn_since__isnull=False).update(bot_turn_since=long_ago)
     return game
 
 
@@ -191,10 +195,14 @@ def case_guests_remove(ann):
     return ("accounts.tasks.guests_remove",)
 
 
+def case_heartbeat(ann):
+    return ("ops.tasks.heartbeat",)
+
+
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance, case_guests_remove,
+    case_tournament_advance, case_guests_remove, case_heartbeat,
 )}
 
 
