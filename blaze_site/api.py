@@ -14,6 +14,7 @@ from games.api import game_error_response
 from games.api import router as games_router
 from games.errors import Refused
 from lib.ratelimits import RateLimited
+from social.api import router as social_router
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
@@ -75,3 +76,4 @@ api.add_exception_handler(RateLimited, _rate_limited)
 api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)
+api.add_router("/", social_router)

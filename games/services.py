@@ -224,8 +224,11 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
-    """Take the next free seat; the game starts when every seat is taken."""
+def game_join(*, game_id: int, user, invite_code: str = "", vetoes: bool = True) -> Game:
+    """Take the next free seat; the game starts when every seat is taken.
+
+    `vetoes`: the apps above may keep the user away (events.join_refusal); False when the
+    site itself seats the user (a tournament's pairing has weighed them already)."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.seats.filter(user=user).exists():
@@ -237,8 +240,14 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             raise Forbidden(_("this game has already started"))
         if game.rated and user.is_guest:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
+        refusal = events.join_refusal(game, user) if vetoes else None
+        if refusal:
+            raise Forbidden(refusal)
         _seat_next(game, user=user)
     return game
+
+
+QUICK_PLAY_CANDIDATES = 20  # open tables looked at before a new one is opened
 
 
 def game_seat_with_people(*, user, players: int) -> Game:
@@ -256,10 +265,11 @@ def game_seat_with_people(*, user, players: int) -> Game:
         )
         if user.is_guest:
             candidates = candidates.filter(rated=False)
-        game = candidates.order_by("created").first()
-        if game is not None:
-            _seat_next(game, user=user)
-            return game
+        # the oldest table no app above keeps the user from (a player there blocked them)
+        for game in candidates.order_by("created")[:QUICK_PLAY_CANDIDATES]:
+            if events.join_refusal(game, user) is None:
+                _seat_next(game, user=user)
+                return game
     return game_create(creator=user, players=players)
 
 
@@ -277,6 +287,9 @@ def game_again(*, game_id: int, user) -> Game:
         if rematch is not None:
             if rematch.status == Game.WAITING and not rematch.seats.filter(user=user).exists():
                 rematch = _locked_game(rematch.pk)
+                refusal = events.join_refusal(rematch, user)
+                if refusal:
+                    raise Forbidden(refusal)
                 _seat_next(rematch, user=user)
             return rematch
         bots = list(old.seats.filter(bot_level__isnull=False, user__isnull=True)

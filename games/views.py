@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts.services import GuestLimit, guest_create
 from lib.ratelimits import client_ip, rate_limit_check, too_many_page
 
-from . import services
+from . import events, services
 from .models import Game, Seat
 from .selectors import (
     game_list_for_user,
@@ -36,6 +36,7 @@ def home(request):
     user = request.user if request.user.is_authenticated else None
     return render(request, "pages/home.html", {
         "live_games": [game_summary(g, user) for g in game_list_live(limit=10)],
+        "parts": events.template_parts(),
     })
 
 
@@ -50,6 +51,7 @@ def lobby(request):
         "live_games": [game_summary(g, user) for g in game_list_live()],
         "bot_levels": Seat.BOT_LEVELS,
         "seat_range": range(1, 5),
+        "parts": events.template_parts(),
     }
     return render(request, "games/lobby.html", context)
 
@@ -167,6 +169,7 @@ def game_table(request, game_id: int):
         "is_host": user is not None and game.created_by_id == user.pk,
         "log": {"seq": game.seq, "lines": game_log(game, user)},
         "rematch": rematch,
+        "parts": events.template_parts(),
     })
 
 

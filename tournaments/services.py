@@ -257,7 +257,10 @@ def tournament_round_pair(*, tournament: Tournament) -> TournamentRound | None:
     placeholders = [("bot", i) for i in range(bots)]
     ranked = field + placeholders
     if t.format == Tournament.SWISS:
-        tables = swiss_tables(ranked, selectors.tournament_met_pairs(t), t.table_size)
+        # pairs who met already, and those an app above asks to keep apart (blocks):
+        # both avoided where the standings allow
+        avoid = selectors.tournament_met_pairs(t) | events.apart_pairs(field)
+        tables = swiss_tables(ranked, avoid, t.table_size)
     else:
         tables = elimination_tables(ranked, t.table_size)
     rnd = TournamentRound.objects.create(tournament=t, number=t.current_round)
@@ -281,7 +284,9 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
             rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
         )
         for user in humans[1:]:
-            game = game_services.game_join(game_id=game.pk, user=user)
+            # the pairing kept blocked players apart where it could; where it could not,
+            # they play (tables are the tournament's, not a player's)
+            game = game_services.game_join(game_id=game.pk, user=user, vetoes=False)
     except game_services.GameError as e:
         raise TournamentError(_("A table could not be set up: %(why)s") % {"why": e.message}
                               ) from None

@@ -116,3 +116,19 @@ def views_send(views: GameViews) -> None:
         log.warning("broadcast of game %s seq %s not sent: %s", views.game_id, views.seq, exc)
     except Exception:  # a broken channel layer must not lose the move
         log.exception("broadcast of game %s seq %s failed", views.game_id, views.seq)
+
+
+def deliver_send(game_id: int, texts: dict[str, str], users: dict[int, str | None],
+                 only_users: bool = False) -> None:
+    """After commit, from an app above games: one frame text for each kind of reader of
+    the game's sockets (messages.game_deliver), sent in one message to the game's group."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        publisher.group_send_now(layer, messages.game_group(game_id),
+                                 messages.game_deliver(texts, users, only_users))
+    except (OSError, RedisError) as exc:  # Redis unreachable: history has it
+        log.warning("delivery to game %s not sent: %s", game_id, exc)
+    except Exception:
+        log.exception("delivery to game %s failed", game_id)

@@ -62,6 +62,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         # Anonymous visitors may watch public games (no presence).
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        guest = self.user_id is None or getattr(user, "is_guest", False)
+        self.reader_class = messages.GUEST if guest else messages.MEMBER
         await self._join(self._auth_group())
         try:
             watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
@@ -167,6 +169,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         spectators = event.get("spectators") or {}
         await self._forward_text(event["seq"], spectators.get(self.language, event["spectator"]))
+
+    async def game_deliver(self, event):
+        """A text for each kind of reader (messages.py): this socket sends its own."""
+        if not self.watching:
+            return
+        reader_class = event["users"].get(str(self.user_id), False)
+        if reader_class is False:
+            if event.get("only_users"):
+                return
+            reader_class = self.reader_class
+        text = event["texts"].get(f"{reader_class}:{self.language}") \
+            if reader_class else None
+        if text:
+            await self.send(text_data=text)
 
     async def auth_revoked(self, event):
         await self.close(code=CLOSE_UNAUTHORIZED)

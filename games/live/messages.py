@@ -9,6 +9,8 @@ Server -> client
     {"type": "error", "error": sentence}         an unknown, malformed or binary frame, or
                                                  too many messages (the frame is dropped;
                                                  the socket stays open)
+    other frames from the apps above             sent by "game.deliver" (below): table
+                                                 talk's {"type": "chat", ...} (docs/chat.md)
 
 Client -> server (conveniences only: nothing here changes a game; moves are POSTed)
     {"type": "sync"}                             resend my current view
@@ -43,6 +45,18 @@ Channel layer (server internal), after a change commits; the writer builds every
                                    language), so no other seat's view leaves the server;
                                    a seated socket of another language than its user's
                                    text reads its view again, in its language
+    group "game-<id>"              {"type": "game.deliver", "texts": {"<class>:<lang>": "..."},
+                                   "users": {"<user id>": "<class>" or null},
+                                   "only_users": bool}
+                                   one text for each kind of reader, from an app above
+                                   games (table talk): a socket sends the text of its
+                                   reader kind, "<class>:<language>", where its class is
+                                   the one `users` gives its user (null: nothing), else
+                                   "guest" (anonymous or a guest account) or "member" (or
+                                   nothing when `only_users`); its language is the
+                                   socket's (accounts.language.language_of_socket).
+                                   A missing text sends nothing. Each text is the whole
+                                   frame, already encoded by the sender.
     group "auth-t<token id>"       {"type": "auth.revoked"}   the token was revoked
     group "auth-s<session hash>"   {"type": "auth.revoked"}   the session logged out
 """
@@ -57,6 +71,8 @@ PONG = "pong"
 SYNC = "sync"
 PING = "ping"
 GAME_VIEWS = "game.views"
+GAME_DELIVER = "game.deliver"
+GUEST, MEMBER = "guest", "member"  # the reader classes a socket has by default
 AUTH_REVOKED = "auth.revoked"
 
 RATE_BURST = 20
@@ -89,6 +105,14 @@ def game_views(seq: int, texts: dict[int, str], spectator: str, *,
     if spectators is not None:
         message["spectators"] = spectators
     return message
+
+
+def game_deliver(texts: dict[str, str], users: dict[int, str | None],
+                 only_users: bool = False) -> dict:
+    """`texts`: reader kind ("<class>:<language>") -> frame text; `users`: user id -> the
+    class their socket reads as (None: nothing)."""
+    return {"type": GAME_DELIVER, "texts": texts,
+            "users": {str(u): c for u, c in users.items()}, "only_users": bool(only_users)}
 
 
 def auth_revoked() -> dict:
