@@ -100,8 +100,10 @@ def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
                 sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
             ))
             r = ratings[user_id]
+            at_count = f"games_{game.players}"
             r.mu, r.sigma, r.games = mu1, sigma1, r.games + 1
-            r.save(update_fields=["mu", "sigma", "games", "updated"])
+            setattr(r, at_count, getattr(r, at_count) + 1)
+            r.save(update_fields=["mu", "sigma", "games", at_count, "updated"])
         RatingChange.objects.bulk_create(changes)
     return changes
 

@@ -84,7 +84,9 @@ def recent_games(user: User, limit: int = 10) -> list[dict]:
 def head_to_head(user: User, other: User, recent: int = 10) -> dict:
     """Games both played, and how often each finished above the other: counted in SQL
     (a bot plays every game: its rows never come into memory)."""
-    theirs = GameStat.objects.filter(user=other, game_id=OuterRef("game_id")).values("rank")
+    # Two bots of a level at one table are one user: its better place counts.
+    theirs = (GameStat.objects.filter(user=other, game_id=OuterRef("game_id"))
+              .order_by("rank").values("rank"))
     together = (GameStat.objects.filter(user=user).annotate(other_rank=Subquery(theirs[:1]))
                 .filter(other_rank__isnull=False))
     counts = together.aggregate(games=Count("id"),
@@ -136,22 +138,18 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
     player count are listed, and `min_games` counts those games.
     """
     ratings = Rating.objects.select_related("user").filter(user__is_active=True)
-    if players is None:
+    at_count = f"games_{players}" if players in (3, 4, 5) else None
+    if at_count is None:
         ratings = ratings.filter(games__gte=min_games)
-        counts = {}
-    else:
-        counts = dict(
-            RatingChange.objects.filter(game__players=players).order_by().values("user_id")
-            .annotate(n=Count("id")).filter(n__gte=max(min_games, 1))
-            .values_list("user_id", "n")
-        )
-        ratings = ratings.filter(user_id__in=counts)
+    else:  # counted on the rating row as games are applied: no scan of rating changes
+        ratings = ratings.filter(**{f"{at_count}__gte": max(min_games, 1)})
     ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
         "-conservative", "user__username"
     )[:limit]
     return [
         {"place": place, "user": r.user, "rating": r.displayed, "games": r.games,
-         "games_at_count": counts.get(r.user_id), "provisional": r.provisional,
+         "games_at_count": getattr(r, at_count) if at_count else None,
+         "provisional": r.provisional,
          "is_bot": r.user.is_bot}
         for place, r in enumerate(ratings, start=1)
     ]
