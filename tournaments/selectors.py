@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from games.models import Game, Seat
@@ -176,5 +176,14 @@ def tournaments_due(now=None) -> list[int]:
     )
 
 
-def tournaments_running() -> list[int]:
-    return list(Tournament.objects.filter(status=Tournament.RUNNING).values_list("pk", flat=True))
+def tournaments_to_advance() -> list[int]:
+    """Running tournaments whose current round is paired and has every game done: what
+    the tick advances, in one query (never every table of every running tournament)."""
+    current = TournamentRound.objects.filter(tournament=OuterRef("pk"),
+                                             number=OuterRef("current_round"))
+    playing = TournamentTable.objects.filter(
+        round__tournament=OuterRef("pk"), round__number=OuterRef("current_round"),
+    ).exclude(game__status__in=DONE)
+    return list(Tournament.objects.filter(status=Tournament.RUNNING)
+                .filter(Exists(current)).exclude(Exists(playing))
+                .values_list("pk", flat=True))
