@@ -133,6 +133,8 @@ def main(argv=None) -> int:
     parser.add_argument("--factor", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the two databases, and measure kept ones without seeding")
     args = parser.parse_args(argv)
     _setup()
     from django.db import connection
@@ -147,19 +149,27 @@ def main(argv=None) -> int:
             connection.settings_dict["NAME"] = base
             connection.settings_dict["TEST"]["NAME"] = f"{base}_growth_{label}"
             name = connection.creation.create_test_db(verbosity=0, autoclobber=True,
-                                                      serialize=False)
+                                                      serialize=False, keepdb=args.keep)
             sites.append(Site(label, name))
+            if args.keep and _seeded():
+                continue
             t = time.perf_counter()
             made = seed(users=args.users * factor, games=args.games * factor, seed=args.seed)
             print(f"{label}: seeded {made} in {time.perf_counter() - t:.0f} s",
                   file=sys.stderr)
         _print(measure(sites, args.repeat), args)
     finally:
-        for site in sites:
+        for site in sites if not args.keep else ():
             connection.close()
             connection.settings_dict["NAME"] = site.name
             connection.creation.destroy_test_db(base, verbosity=0)
     return 0
+
+
+def _seeded() -> bool:
+    from games.models import Game
+
+    return Game.objects.exists()
 
 
 def _print(sizes, args) -> None:
