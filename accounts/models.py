@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -36,6 +37,12 @@ class User(AbstractUser):
     )
 
     class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            # "Ann" and "ann" are one name: two sign-ups or claims at once cannot both
+            # take it (the forms check first; this closes the race between them).
+            models.UniqueConstraint(Lower("username"), name="user_username_unique_casefree"),
+        ]
         # Partial: bots and guests are found among every user (each finished game looks
         # the bots up; the guest clean-up its guests) without a scan of the table.
         indexes = [

@@ -31,9 +31,9 @@ def _setup():
     setup_test_environment()
 
 
-JOBS = ["games.tasks.bots_watchdog", "correspondence.tasks.clocks_sweep",
+JOBS = ["games.tasks.bots_watchdog", "clocks.tasks.clocks_sweep",
         "tournaments.tasks.tournaments_tick", "accounts.tasks.guests_remove",
-        "correspondence.tasks.send_digests"]
+        "notifications.tasks.send_digests"]
 
 
 def _pages() -> list[tuple[str, str]]:

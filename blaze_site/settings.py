@@ -12,6 +12,7 @@ from kombu import Exchange, Queue
 
 from lib import queues
 
+from . import COMMAND, COMPUTE_ONLY_COMMANDS, SERVES
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -46,7 +47,9 @@ if not DEBUG and any(host.strip() in ("*", ".") for host in ALLOWED_HOSTS):
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "daphne",  # first, so runserver serves ASGI (WebSockets) too
+    # first, so runserver serves ASGI (WebSockets) too; importing it installs Twisted's
+    # reactor, so management commands that do not serve leave it out (blaze_site/__init__)
+    *(["daphne"] if SERVES else []),
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -63,10 +66,15 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
-    "correspondence",
+    "clocks",  # app label "correspondence" (its tables and migrations)
+    "notifications",
     "tournaments",
     "ops",
 ]
+if COMMAND in COMPUTE_ONLY_COMMANDS:
+    # a command that only computes (blaze_replay) needs its own app and the models it
+    # refers to, not the others' listeners, which import Celery and the task modules
+    INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "accounts", "games"]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -263,11 +271,11 @@ if not 1 <= BLAZE_HEARTBEAT_SECONDS <= 300:
 CELERY_BEAT_SCHEDULE: dict = {
     # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
     # correspondence clocks, and live ones whose deadline check was lost.
-    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep",
+    "clocks-sweep": {"task": "clocks.tasks.clocks_sweep",
                      "schedule": BLAZE_WATCHDOG_SECONDS},
     "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
-    "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
+    "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
     # /healthz: a worker and beat are alive (ops.heartbeat).

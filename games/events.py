@@ -99,12 +99,20 @@ game_ended = Event("game_ended", ("game", "reason"))
 EVENTS = (game_started, move_played, game_ended)
 
 # News for one player from an app above games that has no way to reach them itself (e.g. a
-# tournament table is ready). correspondence delivers it through its one `notify`: the
-# in-site copy, the mail, the player's preferences, language and time zone. `game` may be
-# None; `key` names the event (one notice per key); `text` and `subject` are lazy strings
-# (or functions writing them) filled with `params` in the recipient's language.
+# correspondence clock started: your turn; a tournament table is ready). The notifications
+# app delivers it through its one `notify`: the in-site copy, the mail and push, the
+# player's preferences, language and time zone. `game` may be None; `kind` is one of
+# NOTICE_KINDS; `key` names the event (one notice per key); `text` and `subject` are lazy
+# strings (or functions writing them) filled with `params` in the recipient's language.
 player_notice = Event("player_notice", ("user", "game", "kind", "key", "subject", "text",
                                         "params"))
+
+# The kinds of player_notice, and who sends them.
+YOUR_TURN = "your_turn"  # clocks: a correspondence clock started for this player
+ALMOST_OUT = "almost_out"  # clocks: the last fifth of a correspondence clock
+TIMEOUT = "timeout"  # clocks: the bot moved for a player out of time, or took the seat
+TOURNAMENT = "tournament"  # tournaments: news of a tournament (a table is ready)
+NOTICE_KINDS = (YOUR_TURN, ALMOST_OUT, TIMEOUT, TOURNAMENT)
 
 
 # ---- what one write's listeners leave for the views built later in the same write ---------

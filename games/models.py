@@ -35,6 +35,10 @@ class Game(models.Model):
     # many games wait on people (games.watchdog).
     bot_turn_since = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
+    # Denormalised from Seat.abandoned: the seats whose players left. On the row every move
+    # locks, so a move that waited on the lock while its player resigned reads it fresh
+    # (the seats read in the same statement are as they were when it began).
+    left_seats = models.JSONField(default=list)
     # "Play again": the next game of the same table (same settings, same bots).
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"

@@ -99,6 +99,16 @@ def _logged(log_tail: tuple[int, list] | None, start: int, end: int) -> list | N
     return payloads[start - since:end - since]
 
 
+def game_moves_between(game: Game, start: int, end: int,
+                       log_tail: tuple[int, list] | None = None) -> list[dict]:
+    """The logged moves start … end-1 (from those read with the row where they are)."""
+    logged = _logged(log_tail, start, end)
+    if logged is not None:
+        return logged
+    return list(Move.objects.filter(game=game, seq__gte=start, seq__lt=end)
+                .order_by("seq").values_list("payload", flat=True))
+
+
 def game_state(game: Game, log_tail: tuple[int, list] | None = None) -> State | None:
     """The state after `game.seq` moves (shared: never mutate it; clone first). None before
     the deal. `log_tail`: the moves read with the game's row (GameAndSeats.log_tail)."""
@@ -288,6 +298,9 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
+    if game.status == Game.ABORTED:  # ended mid-play (the move cap): nobody is waited on
+        result["waiting_on"] = []
+        result.pop("options", None)
     result["you"] = you
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
     result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from lib import rows
+from lib.text import text_unstorable
 
 from . import engine, events
 from . import time_controls as tcs
@@ -35,11 +36,12 @@ from .narration import move_events
 from .selectors import (
     GameAndSeats,
     game_and_seats,
+    game_moves_between,
     game_state,
     initial_state,
     state_cache_put_on_commit,
 )
-from .visibility import invite_matches
+from .visibility import can_watch, invite_matches
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,15 @@ def _locked_game_and_seats(game_id: int) -> GameAndSeats:
     if found is None:
         raise GameNotFound()
     return found
+
+
+def _outsider_safe(game: Game, user, refusal: GameError, invite: str = "") -> GameError:
+    """The refusal to raise: to whoever may not watch a private game (games.visibility)
+    every refusal about it is "no such game", for writes as for reads, so a POST tells
+    no more than a GET (that it exists, or has started)."""
+    if game.private and not can_watch(game, user, invite=invite):
+        return GameNotFound()
+    return refusal
 
 
 def _clean_time_control(time_control) -> dict:
@@ -218,12 +229,13 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
         game = _locked_game(game_id)
         if game.seats.filter(user=user).exists():
             return game  # joining twice changes nothing
+        if game.private and not invite_matches(game, invite_code or ""):
+            raise _outsider_safe(game, user, Forbidden(
+                _("this table is private: you need its invite link")))
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
         if game.rated and user.is_guest:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
-        if game.private and not invite_matches(game, invite_code or ""):
-            raise Forbidden(_("this table is private: you need its invite link"))
         _seat_next(game, user=user)
     return game
 
@@ -257,7 +269,7 @@ def game_again(*, game_id: int, user) -> Game:
     with transaction.atomic():
         old = _locked_game(game_id)
         if not old.seats.filter(user=user).exists():
-            raise NotAPlayer()
+            raise _outsider_safe(old, user, NotAPlayer())
         if old.status not in (Game.FINISHED, Game.ABORTED) or old.imported:
             raise Forbidden(_("you can play again once this game is over"))
         rematch = Game.objects.filter(rematch_of=old).first()
@@ -299,7 +311,8 @@ def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Gam
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise Forbidden(_("only the table's creator can add bots"))
+            raise _outsider_safe(game, user, Forbidden(
+                _("only the table's creator can add bots")))
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
         _clean_bots([level], game.players)
@@ -315,7 +328,7 @@ def game_leave(*, game_id: int, user) -> Game:
         game = _locked_game(game_id)
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if game.status != Game.WAITING:
             raise Forbidden(_("you cannot leave a game that has started"))
         seat.delete()
@@ -404,8 +417,12 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         else:
             seat = None
         if seat is None:
-            raise NotAPlayer()
-        if type(seq) is not int or seq != game.seq:
+            raise _outsider_safe(game, user, NotAPlayer())
+        if bot_seat is None and (seat.abandoned or seat.index in game.left_seats):
+            raise Forbidden(_("you have left this game: a bot plays your seat now"))
+        if type(seq) is not int or (
+                seq != game.seq
+                and not _bet_commutes(game, seq, seat.index, move, found.log_tail)):
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
@@ -422,9 +439,13 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         game.seq += 1
         game.waiting_on = state.waiting_on
         bot_seats = {s.index for s in seats if s.bot_level}
-        waits_on_bot = not state.finished and bool(bot_seats & set(state.waiting_on))
-        game.bot_turn_since = timezone.now() if waits_on_bot else None
         fields = ["seq", "waiting_on", "bot_turn_since"]
+        # The site's move cap (docs/move-cap.md): a game still going at the cap ends with
+        # this move, drawn, counting for nobody, whoever is at the table.
+        capped = not state.finished and game.seq >= settings.BLAZE_MAX_GAME_MOVES
+        waits_on_bot = (not state.finished and not capped
+                        and bool(bot_seats & set(state.waiting_on)))
+        game.bot_turn_since = timezone.now() if waits_on_bot else None
         if state.finished:
             game.status = Game.FINISHED
             game.finished = timezone.now()
@@ -433,11 +454,19 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
+        elif capped:
+            game.status = Game.ABORTED
+            game.finished = timezone.now()
+            game.waiting_on = []
+            fields += ["status", "finished"]
         rows.insert_and_update(move_row, game, fields)
         events.move_played.send(game=game, seat=seat.index, move=full, state=state,
                                 seats=seats)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
+        elif capped:
+            events.game_ended.send(game=game, reason=events.ABORTED)
+            log.warning("game %s drawn at the move cap (%s moves)", game.pk, game.seq)
         # Every seat's view, built once (the clocks just written, the rest from memory);
         # sent only once the move is committed.
         views = broadcast.views_build(game, seats, state, events.view_parts(game),
@@ -448,6 +477,17 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         transaction.on_commit(
             lambda: _after_move(game, views, bot_seats if queue_bots else set()), robust=True)
     return game, views
+
+
+def _bet_commutes(game: Game, seq: int, seat: int, move: dict, log_tail) -> bool:
+    """A bet answering an older `seq` stands when every move since is another seat's bet:
+    bets are simultaneous and hidden until all are placed (RULES.md §6.2), so none may
+    fail for another's. The same bet sent twice still applies once (its own bet is then
+    in the log since `seq`: 409); the engine still checks that the seat may bet now."""
+    if move.get("move") != "bet" or not 0 <= seq < game.seq:
+        return False
+    return all(m.get("move") == "bet" and m.get("seat") != seat
+               for m in game_moves_between(game, seq, game.seq, log_tail))
 
 
 def _after_move(game: Game, views, bot_seats: set[int]) -> None:
@@ -468,6 +508,9 @@ def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
     seat.abandoned_at = now or timezone.now()
     seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+    left = Game.objects.filter(pk=game.pk).values_list("left_seats", flat=True).first() or []
+    if seat.index not in left:
+        Game.objects.filter(pk=game.pk).update(left_seats=sorted([*left, seat.index]))
     # The game may wait on this seat: from now on it waits on a bot (the row, not the
     # caller's instance, which may be a move behind).
     Game.objects.filter(
@@ -483,7 +526,7 @@ def game_resign(*, game_id: int, user) -> Game:
         game = _locked_game(game_id)
         seat = game.seats.filter(user=user).first() if user is not None else None
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if game.status == Game.WAITING:
             raise Forbidden(_("the game has not started: leave the table instead"))
         if game.status != Game.PLAYING:
@@ -508,6 +551,9 @@ def record_import(*, user, record) -> Game:
     from django.conf import settings
 
     cap = settings.BLAZE_MAX_GAME_MOVES
+    if text_unstorable(record):
+        raise BadRequest(_("the record holds a NUL character or a broken (lone surrogate) "
+                           "character: remove it and import again"))
     if _record_move_count(record) > cap:
         raise BadRequest(_("a record may hold at most %(cap)d moves, like a game on this site")
                          % {"cap": cap})

@@ -11,6 +11,12 @@ BOTS, CLOCKS, MAIL = "bots", "clocks", "mail"
 TASK_KINDS = {
     "games.tasks.bot_move": BOTS,
     "games.tasks.bots_watchdog": CLOCKS,
+    "clocks.tasks.clocks_sweep": CLOCKS,
+    "clocks.tasks.deadline_check": CLOCKS,
+    "notifications.tasks.notification_send": MAIL,
+    "notifications.tasks.send_digests": MAIL,
+    # The same tasks under the names they had before the clocks/notifications split, for
+    # those queued then (the old names are still registered).
     "correspondence.tasks.clocks_sweep": CLOCKS,
     "correspondence.tasks.deadline_check": CLOCKS,
     "ops.tasks.heartbeat": CLOCKS,  # late only when clocks are late too

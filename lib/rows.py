@@ -2,7 +2,7 @@
 
 Django compiles each ORM query anew: about 0.5 ms of CPU, against 0.1 ms for the same
 statement sent as text (measured with bench.movebench). A move runs six statements, so
-the move path (games.services._move, correspondence.clocks) reads and writes its rows
+the move path (games.services._move, clocks.clocks) reads and writes its rows
 here. The SQL is built once per model and database from the models' own field lists, and
 values pass through the same field conversions the ORM applies both ways, so the
 instances are the ORM's instances; no signals are sent (nothing listens to these models).

@@ -47,7 +47,7 @@ def _in_play(rng, players: int, humans: set):
     moves = []
     stop = rng.randrange(1, 60)
     while not state.finished and len(moves) < MAX_MOVES:
-        if len(moves) >= stop and state.waiting_on[0] in humans:
+        if len(moves) >= stop and set(state.waiting_on) <= humans:
             return deal, moves, state
         move = random_move(state, rng)
         state.apply(move)

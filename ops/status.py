@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from correspondence.models import SeatClock
+from clocks.models import SeatClock
 from games.live import live_sockets
 from games.watchdog import games_waiting_on_bots, stall_seconds, stalled_bot_games
 from lib.queues import queue_names

@@ -17,8 +17,9 @@ class Rating(models.Model):
     mu = models.FloatField(default=skill.MU)
     sigma = models.FloatField(default=skill.SIGMA)
     games = models.PositiveIntegerField(default=0)  # rated games applied
-    # The same by player count, for the leaderboard's ?players= (never a count of every
-    # rating change): written with `games` (ratings.services).
+    # Public rated games, in all and by player count, for the leaderboard (which shows
+    # public games only, and never counts every rating change): written with `games`.
+    games_public = models.PositiveIntegerField(default=0)
     games_3 = models.PositiveIntegerField(default=0)
     games_4 = models.PositiveIntegerField(default=0)
     games_5 = models.PositiveIntegerField(default=0)

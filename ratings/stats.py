@@ -7,9 +7,20 @@ the stored games by replaying them through the engine.
 from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
+from games.models import Seat
 
 from . import rating as skill
 from .models import GameStat, Rating, RatingChange
+
+
+def _shown_to(viewer) -> Q:
+    """The rows (GameStat or RatingChange) of games this viewer may see listed: public
+    games, and private ones only where the viewer held a seat. A private game is never
+    listed, counted or summed for anyone else (its ids, dates and players stay unknown)."""
+    public = Q(game__private=False)
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return public
+    return public | Q(game_id__in=Seat.objects.filter(user=viewer).values("game_id"))
 
 
 def _ratio(part, whole):
@@ -43,9 +54,9 @@ _AGGREGATES = {
 }
 
 
-def player_stats(user: User) -> dict:
-    """Totals over every counted game, and the same by player count (3, 4, 5)."""
-    rows = GameStat.objects.filter(user=user)
+def player_stats(user: User, viewer=None) -> dict:
+    """Totals over every counted game the viewer may see, and the same by player count."""
+    rows = GameStat.objects.filter(_shown_to(viewer), user=user)
     total = _summary(rows.aggregate(**_AGGREGATES))
     by_players = [
         _summary(row)
@@ -54,9 +65,10 @@ def player_stats(user: User) -> dict:
     return {"total": total, "by_players": by_players}
 
 
-def recent_games(user: User, limit: int = 10) -> list[dict]:
-    """The user's last games, newest first, with everyone's name and place."""
-    mine = list(GameStat.objects.filter(user=user)[:limit])
+def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
+    """The user's last games the viewer may see, newest first, with everyone's name and
+    place."""
+    mine = list(GameStat.objects.filter(_shown_to(viewer), user=user)[:limit])
     seats = {}
     for stat in GameStat.objects.filter(game_id__in=[m.game_id for m in mine]).select_related(
         "user"
@@ -81,14 +93,15 @@ def recent_games(user: User, limit: int = 10) -> list[dict]:
     ]
 
 
-def head_to_head(user: User, other: User, recent: int = 10) -> dict:
-    """Games both played, and how often each finished above the other: counted in SQL
-    (a bot plays every game: its rows never come into memory)."""
-    # Two bots of a level at one table are one user: its better place counts.
+def head_to_head(user: User, other: User, viewer=None, recent: int = 10) -> dict:
+    """Games both played that the viewer may see, and how often each finished above the
+    other: counted in SQL (a bot plays every game: its rows never come into memory)."""
+    shown = _shown_to(viewer)
+    # a bot may hold several seats of one game: its best place there counts
     theirs = (GameStat.objects.filter(user=other, game_id=OuterRef("game_id"))
               .order_by("rank").values("rank"))
-    together = (GameStat.objects.filter(user=user).annotate(other_rank=Subquery(theirs[:1]))
-                .filter(other_rank__isnull=False))
+    together = (GameStat.objects.filter(shown, user=user)
+                .annotate(other_rank=Subquery(theirs[:1])).filter(other_rank__isnull=False))
     counts = together.aggregate(games=Count("id"),
                                 ahead=Count("id", filter=Q(rank__lt=F("other_rank"))))
     return {
@@ -115,11 +128,11 @@ def rating_of(user: User) -> dict:
 CHART_GAMES = 200  # the chart's last rated games: a bot's page stays small
 
 
-def rating_history(user: User, last: int = CHART_GAMES) -> list[tuple]:
-    """(date, displayed rating after the game) for each of the last `last` rated games,
-    oldest first, starting with the rating before the first of them."""
+def rating_history(user: User, viewer=None, last: int = CHART_GAMES) -> list[tuple]:
+    """(date, displayed rating after the game) for each of the last `last` rated games the
+    viewer may see, oldest first, starting with the rating before the first of them."""
     changes = list(
-        RatingChange.objects.filter(user=user)
+        RatingChange.objects.filter(_shown_to(viewer), user=user)
         .annotate(finished=F("game__finished"))
         .order_by("-finished", "-game_id")[:last]
     )[::-1]
@@ -146,8 +159,10 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
     ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
         "-conservative", "user__username"
     )[:limit]
+    # The public board counts public games only (a private game is known to its seats
+    # alone): the rating row keeps those counts too.
     return [
-        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games,
+        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games_public,
          "games_at_count": getattr(r, at_count) if at_count else None,
          "provisional": r.provisional,
          "is_bot": r.user.is_bot}
@@ -155,15 +170,16 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
     ]
 
 
-def profile_context(player: User, vs: str = "") -> dict:
-    """Everything the profile page shows of ratings and figures."""
+def profile_context(player: User, vs: str = "", viewer=None) -> dict:
+    """Everything the profile page shows `viewer` of ratings and figures (private games
+    only to those who sat at them)."""
     from .chart import rating_chart
 
     context = {
-        "stats": player_stats(player),
+        "stats": player_stats(player, viewer),
         "rating": rating_of(player),
-        "chart": rating_chart(rating_history(player)),
-        "recent": recent_games(player),
+        "chart": rating_chart(rating_history(player, viewer)),
+        "recent": recent_games(player, viewer=viewer),
         "vs": vs,
         "h2h": None,
         "vs_unknown": False,
@@ -173,5 +189,5 @@ def profile_context(player: User, vs: str = "") -> dict:
         if other is None:
             context["vs_unknown"] = True
         else:
-            context["h2h"] = head_to_head(player, other)
+            context["h2h"] = head_to_head(player, other, viewer)
     return context

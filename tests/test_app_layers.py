@@ -18,9 +18,10 @@ MAY_IMPORT = {
     "accounts": set(),
     "games": {"accounts"},
     "ratings": {"accounts", "games"},
-    "correspondence": {"accounts", "games"},
+    "clocks": {"accounts", "games"},
+    "notifications": {"accounts", "games"},
     "tournaments": {"accounts", "games"},
-    "ops": {"accounts", "games", "ratings", "correspondence", "tournaments"},
+    "ops": {"accounts", "games", "ratings", "clocks", "notifications", "tournaments"},
 }
 
 
