@@ -281,6 +281,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
     # /healthz: a worker and beat are alive (ops.heartbeat).
     "heartbeat": {"task": "ops.tasks.heartbeat", "schedule": BLAZE_HEARTBEAT_SECONDS},
+    # Expired sessions (their table only grows otherwise).
+    "sessions-clear": {"task": "accounts.tasks.sessions_clear", "schedule": 86400.0},
     # Guests ("Play against bots" without an account) that never sat down.
     "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
     # Invitations to a table that nobody answered in time.

@@ -89,7 +89,9 @@ class Seat(models.Model):
     TAKEOVER_BOT_LEVEL = "basic"
     RESIGNED, TIMEOUTS = "resigned", "timeouts"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # db_index off: the unique (game, index) index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats",
+                             db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
@@ -130,7 +132,9 @@ class Seat(models.Model):
 class Move(models.Model):
     """One voluntary move, exactly the RECORD.md object (seat included). Never updated."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # db_index off: the unique (game, seq) index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves",
+                             db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     payload = models.JSONField()

@@ -391,7 +391,7 @@ def tournaments_tick(*, now: datetime | None = None) -> dict:
                 pass  # started or cancelled meanwhile
         except TournamentError:
             log.exception("tournament %s could not start", tid)
-    for tid in selectors.tournaments_running():
+    for tid in selectors.tournaments_to_advance():
         if tournament_advance(tournament_id=tid) in ("paired", "finished"):
             done["advanced"].append(tid)
     return done
