@@ -4,11 +4,12 @@ time and bytes, with the ratio of the large to the small.
 
     python -m bench.growth [--users 200] [--games 1000] [--factor 10] [--repeat 3]
 
-Builds its own database (<DATABASE_URL's name>_growth, dropped at the end), seeds the
-small size, measures, seeds up to factor x the size, measures again, prints a table.
+Builds two databases of its own (<DATABASE_URL's name>_growth_small and _large, dropped
+at the end), seeds them (users x games, and factor x that), then measures each page and
+job on one and the other in turn, so both sizes meet the same load on a shared machine.
 Pages are requested in-process through Django's full request path (test client), signed
-in as the seeded player with the most games; time is the median of --repeat runs after
-one warm-up. Targets (issue 28): same queries, time within 1.5x, no page over 200 kB.
+in as the seeded player with the most games; time is the median of --repeat rounds, each
+after a warm-up. Targets (issue 28): same queries, time within 1.5x, no page over 200 kB.
 """
 
 import argparse
@@ -22,11 +23,8 @@ def _setup():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
     os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")  # jobs' follow-ups run here
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ["DB_POOL_MAX_SIZE"] = "0"  # one connection, pointed at either database
     import django
-    from django.conf import settings
-
-    db = settings.DATABASES["default"]
-    db["TEST"] = {"NAME": f"{db['NAME']}_growth"}
     django.setup()
     from django.test.utils import setup_test_environment
 
@@ -57,42 +55,75 @@ def _pages() -> list[tuple[str, str]]:
     ], player
 
 
-def _measure(call, repeat: int) -> dict:
+class Site:
+    """One seeded database of the two; `use()` points the connection at it (no pool: the
+    connection is opened anew) and empties the caches the other one filled."""
+
+    def __init__(self, label: str, name: str):
+        self.label, self.name, self.pages, self.player = label, name, None, None
+
+    def use(self):
+        from django.core.cache import cache
+        from django.db import connection
+
+        from games.selectors import state_cache_clear
+
+        connection.close()
+        connection.settings_dict["NAME"] = self.name
+        cache.clear()
+        state_cache_clear()
+        if self.pages is None:
+            self.pages, self.player = _pages()
+
+
+def _once(call) -> tuple[int, float, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    call()  # warm-up: caches, compiled templates
-    times, size, queries = [], 0, 0
-    for _ in range(repeat):
-        with CaptureQueriesContext(connection) as ctx:
-            t = time.perf_counter()
-            size = call()
-            times.append((time.perf_counter() - t) * 1000)
-        queries = len(ctx.captured_queries)
-    return {"queries": queries, "ms": statistics.median(times), "bytes": size}
+    with CaptureQueriesContext(connection) as ctx:
+        t = time.perf_counter()
+        size = call()
+        ms = (time.perf_counter() - t) * 1000
+    return len(ctx.captured_queries), ms, size
 
 
-def measure(repeat: int) -> dict:
+def _calls(site: Site) -> dict:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
     from blaze_site.celery import app
 
-    pages, player = _pages()
     client = Client()
-    client.force_login(get_user_model().objects.get(username=player))
-    out = {}
-    for name, url in pages:
+    client.force_login(get_user_model().objects.get(username=site.player))
+    calls = {}
+    for name, url in site.pages:
         def get(url=url):
             response = client.get(url, HTTP_ACCEPT="text/html")
             assert response.status_code == 200, (url, response.status_code)
             return len(response.content)
-        out[name] = _measure(get, repeat)
+        calls[name] = get
     app.loader.import_default_modules()
     for job in JOBS:
-        out[job.rsplit(".", 1)[1]] = _measure(lambda job=job: app.tasks[job].apply().get()
-                                              and 0, repeat)
-    return out
+        calls[job.rsplit(".", 1)[1]] = lambda job=job: app.tasks[job].apply().get() and 0
+    return calls
+
+
+def measure(sites: list, repeat: int) -> list[dict]:
+    """Each page and job on each site in turn (small, large, small, large...), so both
+    sizes meet the same load on a shared machine; medians of `repeat` rounds."""
+    results = [{} for _ in sites]
+    for _ in range(repeat):
+        for site, out in zip(sites, results):
+            site.use()
+            for name, call in _calls(site).items():
+                call()  # warm-up: caches, compiled templates
+                queries, ms, size = _once(call)
+                row = out.setdefault(name, {"queries": queries, "ms": [], "bytes": size})
+                row["ms"].append(ms)
+    for out in results:
+        for row in out.values():
+            row["ms"] = statistics.median(row["ms"])
+    return results
 
 
 def main(argv=None) -> int:
@@ -100,27 +131,45 @@ def main(argv=None) -> int:
     parser.add_argument("--users", type=int, default=200)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--factor", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the two databases, and measure kept ones without seeding")
     args = parser.parse_args(argv)
     _setup()
     from django.db import connection
 
     from ops.seed import seed
 
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    base = connection.settings_dict["NAME"]
+    sites = []
     try:
-        sizes = []
-        for users, games in ((args.users, args.games),
-                             ((args.factor - 1) * args.users, (args.factor - 1) * args.games)):
+        for label, factor in (("small", 1), ("large", args.factor)):
+            connection.close()
+            connection.settings_dict["NAME"] = base
+            connection.settings_dict["TEST"]["NAME"] = f"{base}_growth_{label}"
+            name = connection.creation.create_test_db(verbosity=0, autoclobber=True,
+                                                      serialize=False, keepdb=args.keep)
+            sites.append(Site(label, name))
+            if args.keep and _seeded():
+                continue
             t = time.perf_counter()
-            made = seed(users=users, games=games, seed=args.seed + len(sizes))
-            print(f"seeded {made} in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-            sizes.append(measure(args.repeat))
-        _print(sizes, args)
+            made = seed(users=args.users * factor, games=args.games * factor, seed=args.seed)
+            print(f"{label}: seeded {made} in {time.perf_counter() - t:.0f} s",
+                  file=sys.stderr)
+        _print(measure(sites, args.repeat), args)
     finally:
-        connection.creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
+        for site in sites if not args.keep else ():
+            connection.close()
+            connection.settings_dict["NAME"] = site.name
+            connection.creation.destroy_test_db(base, verbosity=0)
     return 0
+
+
+def _seeded() -> bool:
+    from games.models import Game
+
+    return Game.objects.exists()
 
 
 def _print(sizes, args) -> None:

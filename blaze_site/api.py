@@ -16,6 +16,7 @@ from games.api import router as games_router
 from games.errors import Refused
 from lib.ratelimits import RateLimited
 from notifications.api import router as push_router
+from social.api import router as social_router
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
@@ -81,3 +82,4 @@ api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)
 api.add_router("/push", push_router)
+api.add_router("/", social_router)

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "clocks",  # app label "correspondence" (its tables and migrations)
     "notifications",
     "tournaments",
+    "social",
     "ops",
 ]
 if COMMAND in COMPUTE_ONLY_COMMANDS:
@@ -281,8 +282,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
     # /healthz: a worker and beat are alive (ops.heartbeat).
     "heartbeat": {"task": "ops.tasks.heartbeat", "schedule": BLAZE_HEARTBEAT_SECONDS},
+    # Expired sessions (their table only grows otherwise).
+    "sessions-clear": {"task": "accounts.tasks.sessions_clear", "schedule": 86400.0},
     # Guests ("Play against bots" without an account) that never sat down.
     "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
+    # Invitations to a table that nobody answered in time.
+    "invitations-expire": {"task": "social.tasks.invitations_expire", "schedule": 300.0},
 }
 # A bot's pause before it moves in a live game (0 in tests).
 # How long the strong bot searches per decision.
@@ -429,6 +434,15 @@ for _name in ("BLAZE_MAX_RECORD_BYTES", "BLAZE_MAX_BODY_BYTES", "BLAZE_REPLAY_PA
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"{_name} must be a positive number.")
 RATELIMIT_USE_CACHE = "default"
+# Table talk: at most this many messages of one player at one table in this many seconds.
+SOCIAL_CHAT_RATE = (env.int("SOCIAL_CHAT_RATE_COUNT", default=8),
+                    env.int("SOCIAL_CHAT_RATE_SECONDS", default=30))
+if SOCIAL_CHAT_RATE[0] < 1 or SOCIAL_CHAT_RATE[1] < 1:
+    raise ImproperlyConfigured("SOCIAL_CHAT_RATE_COUNT and _SECONDS must be positive.")
+# An invitation to a table not answered within this many minutes expires.
+SOCIAL_CHALLENGE_MINUTES = env.int("SOCIAL_CHALLENGE_MINUTES", default=60)
+if SOCIAL_CHALLENGE_MINUTES < 1:
+    raise ImproperlyConfigured("SOCIAL_CHALLENGE_MINUTES must be positive.")
 RATELIMIT_IP_META_KEY = "lib.ratelimits.client_ip"
 # django-ratelimit warns about Django's own RedisCache, which does increment atomically.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]

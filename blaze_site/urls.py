@@ -26,6 +26,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("clocks.urls")),  # vacations
     path("", include("notifications.urls")),
+    path("", include("social.urls")),  # /friends/, /staff/reports/
     path("", include("ops.urls")),  # /healthz, /staff/status/
     path("account/", include("allauth.urls")),
 ]

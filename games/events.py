@@ -112,7 +112,9 @@ YOUR_TURN = "your_turn"  # clocks: a correspondence clock started for this playe
 ALMOST_OUT = "almost_out"  # clocks: the last fifth of a correspondence clock
 TIMEOUT = "timeout"  # clocks: the bot moved for a player out of time, or took the seat
 TOURNAMENT = "tournament"  # tournaments: news of a tournament (a table is ready)
-NOTICE_KINDS = (YOUR_TURN, ALMOST_OUT, TIMEOUT, TOURNAMENT)
+INVITATION = "invitation"  # social: an invitation to a table, its decline, its start
+WARNING = "warning"  # social: staff warn a player after a report
+NOTICE_KINDS = (YOUR_TURN, ALMOST_OUT, TIMEOUT, TOURNAMENT, INVITATION, WARNING)
 
 
 # ---- what one write's listeners leave for the views built later in the same write ---------
@@ -189,3 +191,69 @@ def deadlines_for(user, game_ids) -> dict:
     if _deadlines is None or not game_ids:
         return {}
     return _deadlines(user, list(game_ids))
+
+
+# ---- vetoes on taking a seat ------------------------------------------------------------------
+
+_join_checks: list[tuple[str, Callable]] = []
+
+
+def join_check_register(name: str, function: Callable) -> None:
+    """`function(game, user) -> sentence or None`: a reason the user may not sit at this
+    waiting table (e.g. a player there blocked them). One per name; registered in an
+    AppConfig.ready()."""
+    global _join_checks
+    _join_checks = sorted([(n, f) for n, f in _join_checks if n != name] + [(name, function)],
+                          key=lambda item: item[0])
+
+
+def join_refusal(game, user) -> str | None:
+    """The first reason an app above gives to keep the user from this table, or None.
+    Called holding the game row lock."""
+    for _, function in _join_checks:
+        sentence = function(game, user)
+        if sentence:
+            return sentence
+    return None
+
+
+# ---- parts of games' pages that apps above contribute ----------------------------------------
+
+_template_parts: dict[str, list[tuple[str, str]]] = {}
+
+# The places of games' pages where parts go: "table" (the table page, beside the log) and
+# "live_now" (the "Live now" list of the home page and the lobby).
+TEMPLATE_SLOTS = ("table", "live_now")
+
+
+def template_part_register(slot: str, name: str, template: str) -> None:
+    """Include `template` at `slot` of games' pages (it sees the page's context). One per
+    name and slot; registered in an AppConfig.ready()."""
+    if slot not in TEMPLATE_SLOTS:
+        raise ValueError(f"slot must be one of {', '.join(TEMPLATE_SLOTS)}, not {slot!r}")
+    kept = [(n, t) for n, t in _template_parts.get(slot, []) if n != name]
+    _template_parts[slot] = sorted(kept + [(name, template)])
+
+
+def template_parts() -> dict[str, list[str]]:
+    """slot -> the templates to include there, in name order (for a page's context)."""
+    return {slot: [t for _n, t in _template_parts.get(slot, [])] for slot in TEMPLATE_SLOTS}
+
+
+# ---- players who would rather not sit together ---------------------------------------------
+
+_apart: list[tuple[str, Callable]] = []
+
+
+def apart_register(name: str, function: Callable) -> None:
+    """`function(user_ids) -> iterable of (a, b)`: pairs of these users to seat apart where
+    avoidable (e.g. one blocked the other). One per name; registered in a ready()."""
+    global _apart
+    _apart = sorted([(n, f) for n, f in _apart if n != name] + [(name, function)],
+                    key=lambda item: item[0])
+
+
+def apart_pairs(user_ids) -> set[frozenset]:
+    """Every pair of these users an app above asks to seat apart (for pairings)."""
+    user_ids = list(user_ids)
+    return {frozenset(pair) for _, function in _apart for pair in function(user_ids)}

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .bots import LEVELS
 
@@ -62,7 +63,24 @@ class Game(models.Model):
 
 # A bot is named by its level; two of a level at one table get letters (never numbers,
 # which read like seats): "Basic bot A", "Basic bot B" (games.selectors.seat_names).
-BOT_NAMES = {"random": "Random bot", "basic": "Basic bot", "strong": "Strong bot"}
+# The one name of each level, said alike on the table, the lobby, tournaments and ratings
+# (the house bots' accounts, "bot-basic", are shown by it too: player_name).
+BOT_NAMES = {"random": _("Random bot"), "basic": _("Basic bot"), "strong": _("Strong bot")}
+HOUSE_BOT_PREFIX = "bot-"  # accounts.services.BOT_USERNAMES
+
+
+def bot_name(level: str) -> str:
+    """A bot level's name in the active language."""
+    return str(BOT_NAMES.get(level, level))
+
+
+def player_name(user) -> str:
+    """A user as players see them: the username, or a house bot by its level's name."""
+    if user.is_bot and user.username.startswith(HOUSE_BOT_PREFIX):
+        level = user.username[len(HOUSE_BOT_PREFIX):]
+        if level in BOT_NAMES:
+            return bot_name(level)
+    return user.username
 
 
 class Seat(models.Model):
@@ -71,7 +89,9 @@ class Seat(models.Model):
     TAKEOVER_BOT_LEVEL = "basic"
     RESIGNED, TIMEOUTS = "resigned", "timeouts"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # db_index off: the unique (game, index) index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats",
+                             db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
@@ -101,18 +121,20 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.user_id is not None:
-            return self.user.username
+            return player_name(self.user)
         if self.name:
             return self.name
         if self.bot_level:
-            return BOT_NAMES[self.bot_level]
-        return "open seat"
+            return bot_name(self.bot_level)  # in the reader's language
+        return str(_("open seat"))
 
 
 class Move(models.Model):
     """One voluntary move, exactly the RECORD.md object (seat included). Never updated."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # db_index off: the unique (game, seq) index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves",
+                             db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     payload = models.JSONField()

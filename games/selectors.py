@@ -9,14 +9,17 @@ from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from lib import rows
 
 from . import events, state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
+from .engine.facts import apply_told
 from .events import view_parts
-from .models import Game, Move, Seat
-from .narration import lines_for, move_events
+from .models import BOT_NAMES, Game, Move, Seat
+from .narration import lines_for
 from .standing import standing_order
 
 
@@ -118,14 +121,14 @@ def game_state(game: Game, log_tail: tuple[int, list] | None = None) -> State | 
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
-    """The facts of every move of the log (games.narration), as (seq after the move,
+    """The facts of every move of the log (games.engine.facts), as (seq after the move,
     events) pairs; `upto`: only the first `upto` moves."""
 
     if game.deal is None:
         return []
     state = initial_state(game.deal)
     moves = Move.objects.filter(game=game, seq__lt=game.seq if upto is None else upto)
-    return [(i + 1, move_events(state, payload))
+    return [(i + 1, apply_told(state, payload))
             for i, payload in enumerate(moves.order_by("seq").values_list("payload", flat=True))]
 
 
@@ -141,14 +144,15 @@ def _last_move_events(game: Game, log_tail: tuple[int, list] | None = None
         " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
     if not found:
         return []
-    return [(game.seq, move_events(before.clone(), found[0]))]
+    return [(game.seq, apply_told(before.clone(), found[0]))]
 
 
 def game_log(game: Game, user) -> list[dict]:
     """Every move in words for this user (hidden information stays hidden)."""
 
     seats = game_seats(game)
-    return lines_for(game_events(game), seat_names(seats), seat_of(seats, user))
+    return lines_for(game_events(game), seat_names(seats),
+                     seat_played(seats, seat_of(seats, user)))
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -212,14 +216,24 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
-    """Display names in seat order; bots of one level told apart by letters."""
-    names = [s.display_name for s in seats]
+    """Display names in seat order; bots of one level told apart by letters; a seat its
+    player left is named for the bot that plays it now."""
+    names = [_("%(bot)s for %(name)s") % {"bot": BOT_NAMES[s.bot_level], "name": s.display_name}
+             if s.abandoned and s.bot_level else s.display_name for s in seats]
     for name in set(names):
         same = [i for i, s in enumerate(seats) if s.bot_level and names[i] == name]
         if len(same) > 1:
             for letter, i in zip("ABCDE", same):
                 names[i] = f"{name} {letter}"
     return names
+
+
+def seat_played(seats: list[Seat], you: int | None) -> int | None:
+    """`you`, unless that seat's player left it: they watch the bot play it, as a
+    spectator (no hand, and the bot's moves are not "yours")."""
+    if you is None or any(s.index == you and s.abandoned for s in seats):
+        return None
+    return you
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -285,15 +299,20 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
                alike: dict | None = None) -> dict:
     """game_view_for from parts already in memory (no query): the seats with their users,
     the state after `game.seq` moves, the clock_view, and the facts of the latest move
-    (games.narration.move_events), said in words for this reader. `said` and `alike`:
+    (games.engine.facts), said in words for this reader. `said` and `alike`:
     memos shared by the views of one change (the log's words; what every reader sees
     alike), so each is made once."""
     alike = {} if alike is None else alike
-    if "table" not in alike:
-        alike["table"] = _alike_parts(game, seats, state, clocks)
-    engine_part, game_part, seat_list = alike["table"]
-    result = view(state, you, engine_part) if state is not None else {
-        **_EMPTY_VIEW, "hand": [] if you is not None else None,
+    if "engine" not in alike:
+        alike["engine"] = public_view(state) if state is not None else None
+    engine_part = alike["engine"]
+    language = get_language()  # the seats' names are words too (a bot's, an open seat)
+    if language not in alike:
+        alike[language] = _alike_parts(game, seats, state, clocks, engine_part)
+    game_part, seat_list = alike[language]
+    plays = seat_played(seats, you)
+    result = view(state, plays, engine_part) if state is not None else {
+        **_EMPTY_VIEW, "hand": [] if plays is not None else None,
     }
     if result.get("hand") is None:
         result.pop("hand", None)
@@ -303,18 +322,17 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         result.pop("options", None)
     result["you"] = you
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
-    result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \
+    result["log"] = lines_for([(game.seq, last_events)], seat_list, plays, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
 
 
-def _alike_parts(game: Game, seats: list[Seat], state: State | None,
-                 clocks: dict) -> tuple[dict | None, dict, list[str]]:
-    """What every reader of this game's state sees alike: the engine's public part, the
-    game's own fields with the players and the clocks, and the seats' names."""
-    engine_part = public_view(state) if state is not None else None
+def _alike_parts(game: Game, seats: list[Seat], state: State | None, clocks: dict,
+                 engine_part: dict | None) -> tuple[dict, list[str]]:
+    """What every reader of this game's state in one language sees alike: the game's own
+    fields with the players and the clocks, and the seats' names."""
     by_index = {s.index: s for s in seats}
     seat_list = seat_names(seats)
     names = dict(zip((s.index for s in seats), seat_list))
@@ -323,7 +341,7 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None,
         "id": game.pk,
         "seq": game.seq,
         "status": game.status,
-        "players": [_player(by_index.get(i), state, i, names.get(i, "open seat"), feathers)
+        "players": [_player(by_index.get(i), state, i, names.get(i, _("open seat")), feathers)
                     for i in range(game.players)],
         "seats": game.players,
         "rated": game.rated,
@@ -334,7 +352,7 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None,
         "final_ranking": game_final_ranking(game, seats),
         **clocks,  # e.g. the clocks, from the apps above (events.view_parts)
     }
-    return engine_part, game_part, seat_list
+    return game_part, seat_list
 
 
 def _creator_name(game: Game, seats: list[Seat]) -> str | None:
@@ -443,7 +461,7 @@ def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
     payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
                 .values_list("seq", "payload"))
     for seq, move in payloads.iterator(chunk_size=500):
-        page_events = move_events(state, move)  # applies the move, telling what it did
+        page_events = apply_told(state, move)  # applies the move, telling what it did
         if seq >= start:
             moves.append(move)
             events.append((seq + 1, page_events))

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from lib import rows
@@ -19,6 +20,7 @@ from lib.text import text_unstorable
 from . import engine, events
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
+from .engine.facts import apply_told
 from .errors import (  # noqa: F401 (callers catch them as services.X)
     BadRequest,
     Forbidden,
@@ -32,7 +34,6 @@ from .errors import (  # noqa: F401 (callers catch them as services.X)
 )
 from .live import broadcast
 from .models import Game, Move, Seat
-from .narration import move_events
 from .selectors import (
     GameAndSeats,
     game_and_seats,
@@ -223,8 +224,11 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
-    """Take the next free seat; the game starts when every seat is taken."""
+def game_join(*, game_id: int, user, invite_code: str = "", vetoes: bool = True) -> Game:
+    """Take the next free seat; the game starts when every seat is taken.
+
+    `vetoes`: the apps above may keep the user away (events.join_refusal); False when the
+    site itself seats the user (a tournament's pairing has weighed them already)."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.seats.filter(user=user).exists():
@@ -236,8 +240,14 @@ def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
             raise Forbidden(_("this game has already started"))
         if game.rated and user.is_guest:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
+        refusal = events.join_refusal(game, user) if vetoes else None
+        if refusal:
+            raise Forbidden(refusal)
         _seat_next(game, user=user)
     return game
+
+
+QUICK_PLAY_CANDIDATES = 20  # open tables looked at before a new one is opened
 
 
 def game_seat_with_people(*, user, players: int) -> Game:
@@ -255,10 +265,11 @@ def game_seat_with_people(*, user, players: int) -> Game:
         )
         if user.is_guest:
             candidates = candidates.filter(rated=False)
-        game = candidates.order_by("created").first()
-        if game is not None:
-            _seat_next(game, user=user)
-            return game
+        # the oldest table no app above keeps the user from (a player there blocked them)
+        for game in candidates.order_by("created")[:QUICK_PLAY_CANDIDATES]:
+            if events.join_refusal(game, user) is None:
+                _seat_next(game, user=user)
+                return game
     return game_create(creator=user, players=players)
 
 
@@ -276,6 +287,9 @@ def game_again(*, game_id: int, user) -> Game:
         if rematch is not None:
             if rematch.status == Game.WAITING and not rematch.seats.filter(user=user).exists():
                 rematch = _locked_game(rematch.pk)
+                refusal = events.join_refusal(rematch, user)
+                if refusal:
+                    raise Forbidden(refusal)
                 _seat_next(rematch, user=user)
             return rematch
         bots = list(old.seats.filter(bot_level__isnull=False, user__isnull=True)
@@ -399,7 +413,7 @@ def move_play_view_json(*, game_id: int, user, seq, move) -> str:
     """move_play for a person, answering with their view of the result as JSON: the one
     the broadcast sends them, built and encoded once."""
     views = _move(game_id=game_id, user=user, seq=seq, move=move)[1]
-    return views.encoded(views.for_user(user))
+    return views.encoded(views.for_user(user, get_language()))
 
 
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
@@ -427,14 +441,12 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
-        before = game_state(game, found.log_tail)  # shared: never mutated
-        state = before.clone()
+        state = game_state(game, found.log_tail).clone()  # the cached state is shared
         full = {**move, "seat": seat.index}
         try:
-            state.apply(full)
+            said = apply_told(state, full)  # applied once; its facts go to the game log
         except engine.IllegalMove as e:
             raise IllegalMove(say(e.sentence)) from None
-        said = move_events(before.clone(), full)  # the move in facts, for the game log
         move_row = Move(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
@@ -512,11 +524,10 @@ def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
     if seat.index not in left:
         Game.objects.filter(pk=game.pk).update(left_seats=sorted([*left, seat.index]))
     # The game may wait on this seat: from now on it waits on a bot (the row, not the
-    # caller's instance, which may be a move behind).
-    Game.objects.filter(
-        pk=game.pk, status=Game.PLAYING, bot_turn_since__isnull=True,
-        waiting_on__contains=[seat.index],
-    ).update(bot_turn_since=seat.abandoned_at)
+    # caller's instance, which may be a move behind; the caller holds its lock).
+    playing = Game.objects.filter(pk=game.pk, status=Game.PLAYING, bot_turn_since__isnull=True)
+    if seat.index in (playing.values_list("waiting_on", flat=True).first() or []):
+        playing.update(bot_turn_since=seat.abandoned_at)
 
 
 def game_resign(*, game_id: int, user) -> Game:

@@ -103,7 +103,13 @@ def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
             ))
             r = ratings[user_id]
             r.mu, r.sigma, r.games = mu1, sigma1, r.games + 1
-            r.save(update_fields=["mu", "sigma", "games", "updated"])
+            fields = ["mu", "sigma", "games", "updated"]
+            if not game.private:  # the leaderboard's counts: public games only
+                at_count = f"games_{game.players}"
+                r.games_public += 1
+                setattr(r, at_count, getattr(r, at_count) + 1)
+                fields += ["games_public", at_count]
+            r.save(update_fields=fields)
         RatingChange.objects.bulk_create(changes)
     return changes
 

@@ -4,11 +4,10 @@ All of it sums the GameStat and RatingChange rows that the services derive from
 the stored games by replaying them through the engine.
 """
 
-from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
-from games.models import Seat
+from games.models import Seat, player_name
 
 from . import rating as skill
 from .models import GameStat, Rating, RatingChange
@@ -75,7 +74,7 @@ def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
         "user"
     ).order_by("game_id", "rank"):
         seats.setdefault(stat.game_id, []).append(
-            {"name": stat.user.username if stat.user else "(no account)", "rank": stat.rank,
+            {"name": player_name(stat.user) if stat.user else "(no account)", "rank": stat.rank,
              "score": stat.score, "is_bot": bool(stat.user and stat.user.is_bot)}
         )
     return [
@@ -152,27 +151,20 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
     player count are listed, and `min_games` counts those games.
     """
     ratings = Rating.objects.select_related("user").filter(user__is_active=True)
-    if players is None:
+    at_count = f"games_{players}" if players in (3, 4, 5) else None
+    if at_count is None:
         ratings = ratings.filter(games__gte=min_games)
-        counts = {}
-    else:
-        counts = dict(
-            RatingChange.objects.filter(game__players=players, game__private=False)
-            .order_by().values("user_id")
-            .annotate(n=Count("id")).filter(n__gte=max(min_games, 1))
-            .values_list("user_id", "n")
-        )
-        ratings = ratings.filter(user_id__in=counts)
-    # The public board counts public games only: a private game is known to its seats alone.
-    public = (RatingChange.objects.filter(user_id=OuterRef("user_id"), game__private=False)
-              .order_by().values("user_id").annotate(n=Count("id")).values("n"))
-    ratings = ratings.annotate(
-        conservative=F("mu") - 3 * F("sigma"),
-        public_games=Coalesce(Subquery(public, output_field=IntegerField()), 0),
-    ).order_by("-conservative", "user__username")[:limit]
+    else:  # counted on the rating row as games are applied: no scan of rating changes
+        ratings = ratings.filter(**{f"{at_count}__gte": max(min_games, 1)})
+    ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
+        "-conservative", "user__username"
+    )[:limit]
+    # The public board counts public games only (a private game is known to its seats
+    # alone): the rating row keeps those counts too.
     return [
-        {"place": place, "user": r.user, "rating": r.displayed, "games": r.public_games,
-         "games_at_count": counts.get(r.user_id), "provisional": r.provisional,
+        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games_public,
+         "games_at_count": getattr(r, at_count) if at_count else None,
+         "provisional": r.provisional,
          "is_bot": r.user.is_bot}
         for place, r in enumerate(ratings, start=1)
     ]

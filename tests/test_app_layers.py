@@ -21,6 +21,7 @@ MAY_IMPORT = {
     "clocks": {"accounts", "games"},
     "notifications": {"accounts", "games"},
     "tournaments": {"accounts", "games"},
+    "social": {"accounts", "games"},
     "ops": {"accounts", "games", "ratings", "clocks", "notifications", "tournaments"},
 }
 

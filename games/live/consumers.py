@@ -10,6 +10,9 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+
+from accounts.language import language_of_socket
 
 from ..models import Game
 from ..selectors import game_and_seats, game_view_for
@@ -23,10 +26,12 @@ CLOSE_NOT_FOUND = 4404
 
 
 @database_sync_to_async
-def _view_for(game_id: int, user) -> dict | None:
+def _view_for(game_id: int, user, language: str) -> dict | None:
     found = game_and_seats(game_id)
-    return None if found is None else game_view_for(found[0], user, found[1],
-                                                    log_tail=found.log_tail)
+    if found is None:
+        return None
+    with translation.override(language):
+        return game_view_for(found[0], user, found[1], log_tail=found.log_tail)
 
 
 def _watchable(game_id: int, user, scope) -> bool:
@@ -51,11 +56,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.allowance = float(messages.RATE_BURST)
         self.allowance_at = time.monotonic()
         user = self.scope.get("user")
+        self.language = language_of_socket(self.scope)  # its log lines and names in it
         if self.scope.get("token_invalid"):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         # Anonymous visitors may watch public games (no presence).
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        guest = self.user_id is None or getattr(user, "is_guest", False)
+        self.reader_class = messages.GUEST if guest else messages.MEMBER
         await self._join(self._auth_group())
         try:
             watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
@@ -73,7 +81,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await live_sockets.opened()
         self.counted = True
-        view = await _view_for(self.game_id, user)
+        view = await _view_for(self.game_id, user, self.language)
         if view is None:  # deleted meanwhile
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -106,7 +114,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == messages.SYNC:
-            view = await _view_for(self.game_id, self.scope["user"])
+            view = await _view_for(self.game_id, self.scope["user"], self.language)
             if view is None:
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
@@ -150,9 +158,31 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         key = str(self.user_id)
         if key in event["texts"]:
-            await self._forward_text(event["seq"], event["texts"][key])
-        else:
-            await self._forward_text(event["seq"], event["spectator"])
+            if event.get("languages", {}).get(key, self.language) == self.language:
+                await self._forward_text(event["seq"], event["texts"][key])
+                return
+            # a player whose account names no language, on a page in another one: the
+            # view again, in this socket's language (rare: guests get the page's language)
+            view = await _view_for(self.game_id, self.scope["user"], self.language)
+            if view is not None:
+                await self._forward(view)
+            return
+        spectators = event.get("spectators") or {}
+        await self._forward_text(event["seq"], spectators.get(self.language, event["spectator"]))
+
+    async def game_deliver(self, event):
+        """A text for each kind of reader (messages.py): this socket sends its own."""
+        if not self.watching:
+            return
+        reader_class = event["users"].get(str(self.user_id), False)
+        if reader_class is False:
+            if event.get("only_users"):
+                return
+            reader_class = self.reader_class
+        text = event["texts"].get(f"{reader_class}:{self.language}") \
+            if reader_class else None
+        if text:
+            await self.send(text_data=text)
 
     async def auth_revoked(self, event):
         await self.close(code=CLOSE_UNAUTHORIZED)

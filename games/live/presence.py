@@ -33,3 +33,11 @@ async def apresence_touch(user_id: int, game_id: int) -> None:
 
 async def apresence_leave(user_id: int, game_id: int) -> None:
     await cache.adelete(_key(user_id, game_id))
+
+
+
+def presence_here_pairs(pairs) -> set[tuple[int, int]]:
+    """Those (user id, game id) pairs whose user has that game open now (one cache round
+    trip, whatever the number)."""
+    keys = {_key(user_id, game_id): (user_id, game_id) for user_id, game_id in pairs}
+    return {keys[k] for k in cache.get_many(list(keys))} if keys else set()

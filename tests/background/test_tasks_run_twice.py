@@ -8,6 +8,7 @@ task, runs it, checks it did something, runs it again and checks nothing more ch
 from datetime import timedelta
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core import mail
 from django.utils import timezone
 
@@ -63,6 +64,7 @@ def effects() -> dict:
         "clocks": sorted(SeatClock.objects.values_list("game_id", "seat", "timeouts")),
         "guests": sorted(User.objects.filter(is_guest=True).values_list("username", flat=True)),
         "alive": sorted(Heartbeat.objects.values_list("part", flat=True)),
+        "sessions": Session.objects.count(),
     }
 
 
@@ -208,6 +210,18 @@ def case_guests_remove(ann):
     return ("accounts.tasks.guests_remove",)
 
 
+def case_sessions_clear(ann):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    old = SessionStore()
+    old["k"] = 1
+    old.set_expiry(1)
+    old.create()
+    Session.objects.filter(pk=old.session_key).update(
+        expire_date=timezone.now() - timedelta(days=1))
+    return ("accounts.tasks.sessions_clear",)
+
+
 def case_heartbeat(ann):
     return ("ops.tasks.heartbeat",)
 
@@ -216,6 +230,7 @@ CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_notification_push, case_send_digests, case_rating_update,
     case_tournaments_tick, case_tournament_advance, case_guests_remove, case_heartbeat,
+    case_sessions_clear,
 )}
 
 
