@@ -23,6 +23,7 @@ from lib.vapid import new_private_key
 from notifications.models import Notification, PushSubscription
 from ops.models import Heartbeat
 from ratings.models import Rating, RatingChange
+from social.models import Challenge
 from tests.clocks.helpers import committed
 from tests.conftest import make_user
 from tests.notifications.push_receiver import Browser
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.django_db
 CORR = {"kind": "correspondence", "days": 1}
 LIVE = {"kind": "live", "minutes": 5}
 OUR_APPS = ("games.", "clocks.", "notifications.", "ratings.", "tournaments.", "accounts.",
-            "ops.")
+            "ops.", "social.")
 
 
 @pytest.fixture(autouse=True)
@@ -65,6 +66,7 @@ def effects() -> dict:
         "guests": sorted(User.objects.filter(is_guest=True).values_list("username", flat=True)),
         "alive": sorted(Heartbeat.objects.values_list("part", flat=True)),
         "sessions": Session.objects.count(),
+        "challenges": sorted(Challenge.objects.values_list("pk", "status")),
     }
 
 
@@ -222,6 +224,12 @@ def case_sessions_clear(ann):
     return ("accounts.tasks.sessions_clear",)
 
 
+def case_invitations_expire(ann):
+    Challenge.objects.create(sender=ann, players=3, bots=["basic"],
+                             expires=timezone.now() - timedelta(minutes=1))
+    return ("social.tasks.invitations_expire",)
+
+
 def case_heartbeat(ann):
     return ("ops.tasks.heartbeat",)
 
@@ -230,7 +238,7 @@ CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_notification_push, case_send_digests, case_rating_update,
     case_tournaments_tick, case_tournament_advance, case_guests_remove, case_heartbeat,
-    case_sessions_clear,
+    case_sessions_clear, case_invitations_expire,
 )}
 
 
