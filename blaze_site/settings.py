@@ -385,6 +385,8 @@ BLAZE_RATE_LIMITS = {
     # Counted over a minute, not a second: one seat may make many moves in a row (rejecting
     # card by card), which a fast program posts in a burst; a flood averages 10 a second.
     "move": env.str("BLAZE_RATE_MOVE", default="600/m"),
+    # Each tournament starts its tables once: its creation is what may be repeated.
+    "tournament_create": env.str("BLAZE_RATE_TOURNAMENT_CREATE", default="10/d"),
 }
 for _name, _rate in BLAZE_RATE_LIMITS.items():
     if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):

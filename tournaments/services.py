@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from blaze_site.ratelimits import rate_limit_user
 from games import events
 from games import services as game_services
 from games.models import Game, Seat
@@ -80,6 +81,8 @@ def tournament_create(
         time_control = clean_time_control(time_control)  # a ValueError, too
     except ValueError as e:
         raise TournamentError(str(e)) from None
+    # A tournament starts its tables once; making tournaments is what may be repeated.
+    rate_limit_user(organiser, "tournament_create")
     return Tournament.objects.create(
         organiser=organiser, name=name[:100], format=format, table_size=table_size,
         rounds=rounds, advance_per_table=advance_per_table, time_control=time_control,
@@ -268,6 +271,7 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
         game = game_services.game_create(
             creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
             rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
+            quotas=False,  # the tournament's table, not a person's request
         )
         for user in humans[1:]:
             game = game_services.game_join(game_id=game.pk, user=user)
