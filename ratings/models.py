@@ -17,6 +17,11 @@ class Rating(models.Model):
     mu = models.FloatField(default=skill.MU)
     sigma = models.FloatField(default=skill.SIGMA)
     games = models.PositiveIntegerField(default=0)  # rated games applied
+    # Different opponents met in rated games (user ids; "bot-<level>" for a bot level),
+    # kept only up to rating.PROVISIONAL_OPPONENTS: all that is asked of them.
+    opponents = models.JSONField(default=list)
+    # Off the leaderboard until true (rating.is_established); bots' anchors always are.
+    established = models.BooleanField(default=False)
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self):
@@ -28,7 +33,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return skill.is_provisional(self.games)
+        return not self.established
 
 
 class RatingChange(models.Model):
