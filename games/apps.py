@@ -10,7 +10,7 @@ class GamesConfig(AppConfig):
 
         from accounts.signals import token_revoked, user_deactivated
 
-        from .ws_auth import on_logged_out, on_token_revoked, on_user_deactivated
+        from .live.ws_auth import on_logged_out, on_token_revoked, on_user_deactivated
 
         token_revoked.connect(on_token_revoked, dispatch_uid="games-token-revoked")
         user_deactivated.connect(on_user_deactivated, dispatch_uid="games-user-deactivated")

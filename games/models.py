@@ -48,17 +48,6 @@ class Game(models.Model):
         ]
         indexes = [models.Index(fields=["status", "private"])]
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Rows the apps above wrote about this game in the current write, by name (the
-        # clocks a move just charged): the views built next from this same instance need
-        # not read them back. A new instance (each write reads the game anew) has none.
-        self.written: dict = {}
-        # (first seq, payloads): the log's latest moves, read in the same statement as the
-        # row (games.selectors.game_and_seats), so a process whose cached state is a few
-        # moves behind catches up without another query. None: not read with the row.
-        self.log_tail: tuple[int, list] | None = None
-
     def __str__(self):
         return f"Game {self.pk} ({self.status})"
 

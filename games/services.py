@@ -13,16 +13,29 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from blaze_site.ratelimits import rate_limit_user
-from blaze_site.text import text_unstorable
+from lib import rows
+from lib.ratelimits import rate_limit_user
+from lib.text import text_unstorable
 
-from . import broadcast, engine, events, rows
+from . import engine, events
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
+from .errors import (  # noqa: F401 (callers catch them as services.X)
+    BadRequest,
+    Forbidden,
+    GameError,
+    GameNotFound,
+    IllegalMove,
+    NotAPlayer,
+    QuotaExceeded,
+    Refused,
+    StaleSeq,
+)
+from .live import broadcast
 from .models import Game, Move, Seat
 from .narration import move_events
-from .refusals import Refused
 from .selectors import (
+    GameAndSeats,
     game_and_seats,
     game_moves_between,
     game_state,
@@ -36,52 +49,6 @@ log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
 
 
-class GameError(Refused):
-    """A refused request about a game (see Refused)."""
-
-
-class BadRequest(GameError):
-    status = 400
-
-
-class IllegalMove(GameError):
-    status = 400
-
-
-class GameNotFound(GameError):
-    status = 404
-
-    def __init__(self, message: str | None = None):
-        super().__init__(message or _("no such game"))
-
-
-class NotAPlayer(GameError):
-    status = 403
-
-    def __init__(self, message: str | None = None):
-        super().__init__(message or _("you are not a player of this game"))
-
-
-class Forbidden(GameError):
-    status = 403
-
-
-class QuotaExceeded(GameError):
-    """Too many open tables or strong bots at once; trying later may work."""
-
-    status = 429
-    retry_after = 60
-
-
-class StaleSeq(GameError):
-    status = 409
-
-    def __init__(self, current: int):
-        super().__init__(_("seq is not the game's current seq %(seq)s: fetch the game again")
-                         % {"seq": current})
-        self.current = current
-
-
 # ---- helpers ---------------------------------------------------------------------------
 
 
@@ -93,9 +60,9 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+def _locked_game_and_seats(game_id: int) -> GameAndSeats:
     """The game row, locked, and its seats with their users, in one statement (the move
-    path: see games.rows). Call inside transaction.atomic()."""
+    path: see lib.rows). Call inside transaction.atomic()."""
     found = game_and_seats(game_id, lock=True)
     if found is None:
         raise GameNotFound()
@@ -450,8 +417,9 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
         raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
         raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
-    with transaction.atomic():
-        game, seats = _locked_game_and_seats(game_id)
+    with transaction.atomic(), events.write_scope():
+        found = _locked_game_and_seats(game_id)
+        game, seats = found
         if bot_seat is not None:
             seat = next((s for s in seats if s.index == bot_seat and s.bot_level), None)
         elif user is not None and user.is_authenticated:
@@ -462,13 +430,14 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
             raise _outsider_safe(game, user, NotAPlayer())
         if bot_seat is None and (seat.abandoned or seat.index in game.left_seats):
             raise Forbidden(_("you have left this game: a bot plays your seat now"))
-        if type(seq) is not int or (seq != game.seq
-                                    and not _bet_commutes(game, seq, seat.index, move)):
+        if type(seq) is not int or (
+                seq != game.seq
+                and not _bet_commutes(game, seq, seat.index, move, found.log_tail)):
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
-        before = game_state(game)  # shared: never mutated
+        before = game_state(game, found.log_tail)  # shared: never mutated
         state = before.clone()
         full = {**move, "seat": seat.index}
         try:
@@ -517,7 +486,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
     return game, views
 
 
-def _bet_commutes(game: Game, seq: int, seat: int, move: dict) -> bool:
+def _bet_commutes(game: Game, seq: int, seat: int, move: dict, log_tail) -> bool:
     """A bet answering an older `seq` stands when every move since is another seat's bet:
     bets are simultaneous and hidden until all are placed (RULES.md §6.2), so none may
     fail for another's. The same bet sent twice still applies once (its own bet is then
@@ -525,7 +494,7 @@ def _bet_commutes(game: Game, seq: int, seat: int, move: dict) -> bool:
     if move.get("move") != "bet" or not 0 <= seq < game.seq:
         return False
     return all(m.get("move") == "bet" and m.get("seat") != seat
-               for m in game_moves_between(game, seq, game.seq))
+               for m in game_moves_between(game, seq, game.seq, log_tail))
 
 
 def _after_move(game: Game, views, bot_seats: set[int]) -> None:

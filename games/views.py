@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import GuestLimit, guest_create
-from blaze_site.errors import too_many_page
-from blaze_site.ratelimits import client_ip
+from lib.ratelimits import client_ip, too_many_page
 
 from . import services
 from .models import Game, Seat

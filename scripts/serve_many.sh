@@ -13,7 +13,7 @@ stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait; }
 trap stop INT TERM EXIT
 for i in $(seq 1 "$N"); do
   port=$((BASE + i))
-  .venv/bin/daphne -b 127.0.0.1 -p "$port" blaze_site.asgi:application \
+  .venv/bin/daphne -b 127.0.0.1 -p "$port" blaze_site.asgi:application --websocket_connect_timeout "${WS_HANDSHAKE_SECONDS:-5}" \
     >".run/daphne-$port.log" 2>&1 &
   pids+=($!)
   echo "daphne :$port pid $! (log .run/daphne-$port.log)"

@@ -15,12 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from blaze_site.ratelimits import rate_limit_user
 from games import events
 from games import services as game_services
+from games.errors import Refused
 from games.models import Game, Seat
-from games.refusals import Refused
 from games.time_controls import clean_time_control
+from lib.ratelimits import rate_limit_user
 
 from . import selectors
 from .models import Registration, Tournament, TournamentRound, TournamentTable

@@ -6,7 +6,7 @@ from asgiref.sync import async_to_sync
 from django.conf import settings as django_settings
 
 from blaze_site.celery import app as celery_app
-from games import live_sockets
+from games.live import live_sockets
 from ops.models import JobRun
 from tests.conftest import make_user
 

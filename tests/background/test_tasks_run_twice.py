@@ -13,14 +13,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from blaze_site.celery import app as celery_app
-from correspondence.models import Notification, SeatClock
+from clocks.models import SeatClock
 from games import services
 from games.engine import legal_moves
 from games.models import Game, Move, Seat
 from games.selectors import game_state
+from notifications.models import Notification
 from ratings.models import Rating, RatingChange
+from tests.clocks.helpers import committed
 from tests.conftest import make_user
-from tests.correspondence.helpers import committed
 from tests.ratings.factories import finished_game
 from tests.tournaments.conftest import make_players, make_tournament, register_all
 from tournaments.models import Tournament, TournamentRound
@@ -28,7 +29,7 @@ from tournaments.models import Tournament, TournamentRound
 pytestmark = pytest.mark.django_db
 CORR = {"kind": "correspondence", "days": 1}
 LIVE = {"kind": "live", "minutes": 5}
-OUR_APPS = ("games.", "correspondence.", "ratings.", "tournaments.", "accounts.")
+OUR_APPS = ("games.", "clocks.", "notifications.", "ratings.", "tournaments.", "accounts.")
 
 
 @pytest.fixture(autouse=True)
@@ -115,7 +116,7 @@ def case_clocks_sweep(ann):
     for user in (bob, cat):
         services.game_join(game_id=game.pk, user=user)
     _overdue(game)
-    return ("correspondence.tasks.clocks_sweep",)
+    return ("clocks.tasks.clocks_sweep",)
 
 
 def case_deadline_check(ann):
@@ -125,13 +126,13 @@ def case_deadline_check(ann):
         services.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     _overdue(game)
-    return "correspondence.tasks.deadline_check", game.pk, game.seq
+    return "clocks.tasks.deadline_check", game.pk, game.seq
 
 
 def case_notification_send(ann):
     note = Notification.objects.create(user=ann, kind=Notification.GAME_OVER, key="t:1",
                                        text="Game 1 is over.")
-    return "correspondence.tasks.notification_send", note.pk
+    return "notifications.tasks.notification_send", note.pk
 
 
 def case_send_digests(ann):
@@ -144,7 +145,7 @@ def case_send_digests(ann):
     game.refresh_from_db()
     Game.objects.filter(pk=game.pk).update(
         waiting_on=[game.seats.get(user=ann).index])  # ann's turn
-    return ("correspondence.tasks.send_digests",)
+    return ("notifications.tasks.send_digests",)
 
 
 def case_rating_update(ann):
