@@ -11,7 +11,8 @@ from django.conf import settings as django_settings
 
 from accounts.services import api_token_create, user_deactivate
 from blaze_site.asgi import application
-from games import consumers, services
+from games import services
+from games.live import consumers
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
