@@ -12,6 +12,13 @@ class BlazeUserAdmin(UserAdmin):
     list_display = ("username", "email", "is_bot", "is_staff", "date_joined")
     list_filter = UserAdmin.list_filter + ("is_bot", "is_guest")
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            from .services import user_deactivate
+
+            user_deactivate(user=obj)  # its sockets close too
+
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):

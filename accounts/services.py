@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from . import token_cache
 from .models import ApiToken
-from .signals import token_revoked
+from .signals import token_revoked, user_deactivated
 
 TOKEN_PREFIX = "blz_"
 BOT_USERNAMES = ["bot-random", "bot-basic", "bot-strong"]
@@ -44,6 +44,16 @@ def api_token_revoke(*, user, token_id: int) -> bool:
         transaction.on_commit(
             lambda: token_revoked.send(sender=ApiToken, token_id=token_id, user_id=user.pk))
     return updated == 1
+
+
+def user_deactivate(*, user) -> None:
+    """Lock a user out: no new login, no API token works, and every open socket of theirs
+    closes once this commits (signals.user_deactivated), whichever way it was opened."""
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    user.is_active = False
+    token_cache.forget_all()
+    user_id = user.pk
+    transaction.on_commit(lambda: user_deactivated.send(sender=type(user), user_id=user_id))
 
 
 def api_token_find(secret: str) -> ApiToken | None:

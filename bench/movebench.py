@@ -65,7 +65,8 @@ def main(argv=None) -> int:
 
     def new_game():
         game = services.game_create(creator=users[0], players=4,
-                                    time_control={"kind": "live", "minutes": 10})
+                                    time_control={"kind": "live", "minutes": 10},
+                                    quotas=False)  # the bench's own tables
         for u in users[1:]:
             services.game_join(game_id=game.pk, user=u)
         return game.pk

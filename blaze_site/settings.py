@@ -417,6 +417,8 @@ BLAZE_REPLAY_PAGE_SIZE = env.int("BLAZE_REPLAY_PAGE_SIZE", default=500)
 # strong-bot seats at the user's unfinished tables (each strong decision costs ~1 s of CPU).
 BLAZE_MAX_WAITING_TABLES = env.int("BLAZE_MAX_WAITING_TABLES", default=5)
 BLAZE_MAX_STRONG_BOT_SEATS = env.int("BLAZE_MAX_STRONG_BOT_SEATS", default=4)
+# Game sockets one address may hold open without an account, per daphne process.
+BLAZE_MAX_ANON_SOCKETS_PER_ADDRESS = env.int("BLAZE_MAX_ANON_SOCKETS_PER_ADDRESS", default=20)
 # Rates "N/s|m|h|d", counted in the cache per user (per IP for anonymous requests).
 BLAZE_RATE_LIMITS = {
     "game_create": env.str("BLAZE_RATE_GAME_CREATE", default="30/h"),
@@ -424,13 +426,16 @@ BLAZE_RATE_LIMITS = {
     # Counted over a minute, not a second: one seat may make many moves in a row (rejecting
     # card by card), which a fast program posts in a burst; a flood averages 10 a second.
     "move": env.str("BLAZE_RATE_MOVE", default="600/m"),
+    # Each tournament starts its tables once: its creation is what may be repeated.
+    "tournament_create": env.str("BLAZE_RATE_TOURNAMENT_CREATE", default="10/d"),
 }
 for _name, _rate in BLAZE_RATE_LIMITS.items():
     if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):
         raise ImproperlyConfigured(
             f"BLAZE_RATE_{_name.upper()}={_rate!r} must be a rate like 30/h (s, m, h or d).")
 for _name in ("BLAZE_MAX_RECORD_BYTES", "BLAZE_MAX_BODY_BYTES", "BLAZE_REPLAY_PAGE_SIZE",
-              "BLAZE_MAX_WAITING_TABLES", "BLAZE_MAX_STRONG_BOT_SEATS"):
+              "BLAZE_MAX_WAITING_TABLES", "BLAZE_MAX_STRONG_BOT_SEATS",
+              "BLAZE_MAX_ANON_SOCKETS_PER_ADDRESS"):
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"{_name} must be a positive number.")
 RATELIMIT_USE_CACHE = "default"

@@ -9,8 +9,6 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
-from lib.ratelimits import rate_limit_check
-
 from . import services
 from .errors import Refused
 from .models import Game
@@ -235,10 +233,9 @@ def game_list(request: HttpRequest):
              description="429 (with Retry-After) past the hourly rate of new tables, the "
                          "number of tables waiting for players or of strong bots at once.")
 def game_create(request: HttpRequest, data: GameCreateIn):
-    rate_limit_check(request, "game_create")
     game = services.game_create(
         creator=request.auth, players=data.players, time_control=data.time_control,
-        rated=data.rated, private=data.private, bots=data.bots, quotas=True,
+        rated=data.rated, private=data.private, bots=data.bots,
     )
     return Status(201, game_view_for(game, request.auth))
 
@@ -251,7 +248,6 @@ def game_create(request: HttpRequest, data: GameCreateIn):
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/json": {"schema": RECORD_SCHEMA}}}})
 def game_import(request: HttpRequest):
-    rate_limit_check(request, "record_import")
     cap = settings.BLAZE_MAX_RECORD_BYTES
     if _content_length(request) > cap or len(request.body) > cap:  # the header first
         return Status(413, {"error": _too_big_sentence()})
@@ -291,8 +287,7 @@ def game_leave(request: HttpRequest, game_id: int):
              exclude_unset=True,
              summary="Fill a free seat with a bot (the table's creator)")
 def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
-    game = services.game_add_bot(game_id=game_id, user=request.auth, level=data.level,
-                                 quotas=True)
+    game = services.game_add_bot(game_id=game_id, user=request.auth, level=data.level)
     return game_view_for(game, request.auth)
 
 
@@ -306,7 +301,6 @@ def game_add_bot(request: HttpRequest, game_id: int, data: BotIn):
                 "move a turn in every game one plays.",
 )
 def move_play(request: HttpRequest, game_id: int, data: MoveIn):
-    rate_limit_check(request, "move")
     # the view as the sockets get it, already encoded (GameView describes it)
     return HttpResponse(services.move_play_view_json(
         game_id=game_id, user=request.auth, seq=data.seq, move=data.move),

@@ -8,9 +8,10 @@ class GamesConfig(AppConfig):
     def ready(self):
         from django.contrib.auth.signals import user_logged_out
 
-        from accounts.signals import token_revoked
+        from accounts.signals import token_revoked, user_deactivated
 
-        from .live.ws_auth import on_logged_out, on_token_revoked
+        from .live.ws_auth import on_logged_out, on_token_revoked, on_user_deactivated
 
         token_revoked.connect(on_token_revoked, dispatch_uid="games-token-revoked")
+        user_deactivated.connect(on_user_deactivated, dispatch_uid="games-user-deactivated")
         user_logged_out.connect(on_logged_out, dispatch_uid="games-logged-out")

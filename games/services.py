@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from lib import rows
+from lib.ratelimits import rate_limit_user
 from lib.text import text_unstorable
 
 from . import engine, events
@@ -194,11 +195,13 @@ def _quotas_check(user, *, new_table: bool, bots) -> None:
 
 def game_create(
     *, creator, players: int, time_control=None, rated: bool = False, private: bool = False,
-    bots=None, quotas: bool = False,
+    bots=None, quotas: bool = True,
 ) -> Game:
     """A new table with the creator in seat 0 and the bots after; starts when full.
 
-    `quotas`: hold a person's request to their quotas (tournament tables are not)."""
+    `quotas`: hold the request to the person's rate of new tables and quotas, whichever
+    entry it came through (pages, API); only the site's own tables (tournaments) pass
+    False. Raises RateLimited or QuotaExceeded past them."""
     if type(players) is not int or not 3 <= players <= 5:
         raise BadRequest(_("players must be 3, 4 or 5"))
     time_control = _clean_time_control(time_control)
@@ -207,6 +210,8 @@ def game_create(
     bots = _clean_bots(bots, players)
     if rated and creator.is_guest:
         raise BadRequest(_("guests play unrated games: sign up to play rated ones"))
+    if quotas:
+        rate_limit_user(creator, "game_create")
     with transaction.atomic():
         if quotas:
             _quotas_check(creator, new_table=1 + len(bots) < players, bots=bots)
@@ -294,6 +299,9 @@ def game_again(*, game_id: int, user) -> Game:
             return rematch
         bots = list(old.seats.filter(bot_level__isnull=False, user__isnull=True)
                     .values_list("bot_level", flat=True))
+        # a new table like any other: the same rate and quotas (one path for every limit)
+        rate_limit_user(user, "game_create")
+        _quotas_check(user, new_table=1 + len(bots) < old.players, bots=bots)
         rated = old.rated and not user.is_guest
         game = Game.objects.create(
             players=old.players, time_control=old.time_control, rated=rated,
@@ -320,7 +328,7 @@ def _seat_next(game: Game, **seat_fields) -> None:
     transaction.on_commit(lambda: _after_change(game.pk, game.seq))
 
 
-def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Game:
+def game_add_bot(*, game_id: int, user, level: str, quotas: bool = True) -> Game:
     """The table's creator fills a free seat with a bot."""
     with transaction.atomic():
         game = _locked_game(game_id)
@@ -398,25 +406,30 @@ def _start(game: Game) -> None:
 
 def move_play(
     *, game_id: int, user=None, seq, move, bot_seat: int | None = None,
-    queue_bots: bool = True,
+    queue_bots: bool = True, limited: bool = False,
 ) -> Game:
     """Apply one move for the user's seat (or for a bot seat, from the bot task).
 
     `move` is a RECORD.md move object without "seat". Raises GameNotFound, NotAPlayer,
     StaleSeq or IllegalMove; on success the move is in the log and `seq` bumped.
+    `limited`: a person's request, counted toward their move rate (RateLimited past it);
+    the site's own moves for a seat (timeouts, bots) are not.
     """
     return _move(game_id=game_id, user=user, seq=seq, move=move, bot_seat=bot_seat,
-                 queue_bots=queue_bots)[0]
+                 queue_bots=queue_bots, limited=limited)[0]
 
 
 def move_play_view_json(*, game_id: int, user, seq, move) -> str:
-    """move_play for a person, answering with their view of the result as JSON: the one
-    the broadcast sends them, built and encoded once."""
-    views = _move(game_id=game_id, user=user, seq=seq, move=move)[1]
+    """move_play for a person's request (counted toward the move rate), answering with
+    their view of the result as JSON: the one the broadcast sends them, built and encoded
+    once."""
+    views = _move(game_id=game_id, user=user, seq=seq, move=move, limited=True)[1]
     return views.encoded(views.for_user(user, get_language()))
 
 
-def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
+def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=False):
+    if limited and user is not None and user.is_authenticated:
+        rate_limit_user(user, "move")
     if not isinstance(move, dict):
         raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
@@ -561,6 +574,7 @@ def record_import(*, user, record) -> Game:
     """
     from django.conf import settings
 
+    rate_limit_user(user, "record_import")
     cap = settings.BLAZE_MAX_GAME_MOVES
     if text_unstorable(record):
         raise BadRequest(_("the record holds a NUL character or a broken (lone surrogate) "

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import GuestLimit, guest_create
-from lib.ratelimits import client_ip, rate_limit_check, too_many_page
+from lib.ratelimits import client_ip, too_many_page
 
 from . import events, services
 from .models import Game, Seat
@@ -95,10 +95,16 @@ def play_bots(request):
         user = _player(request)
     except GuestLimit as e:
         return _too_many_guests(e)
-    game = services.game_create(
-        creator=user, players=players, bots=[level] * (players - 1),
-        time_control={"kind": "live", "minutes": 10},
-    )
+    try:
+        game = services.game_create(
+            creator=user, players=players, bots=[level] * (players - 1),
+            time_control={"kind": "live", "minutes": 10},
+        )
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
+    except services.GameError as e:
+        messages.error(request, e.message)
+        return redirect("home")
     return redirect("game_table", game_id=game.pk)
 
 
@@ -115,6 +121,8 @@ def play_people(request):
         return _too_many_guests(e)
     try:
         game = services.game_seat_with_people(user=user, players=players)
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("play")
@@ -124,7 +132,6 @@ def play_people(request):
 @login_required
 @require_POST
 def game_create(request):
-    rate_limit_check(request, "game_create")
     try:
         players = int(request.POST.get("players", "4"))
     except ValueError:
@@ -136,7 +143,7 @@ def game_create(request):
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],
             time_control=time_control, rated=bool(request.POST.get("rated")),
-            private=bool(request.POST.get("private")), quotas=True,
+            private=bool(request.POST.get("private")),
         )
     except services.QuotaExceeded as e:
         return too_many_page(request, e.message, e.retry_after)
@@ -226,8 +233,7 @@ def game_leave(request, game_id: int):
 @require_POST
 def game_add_bot(request, game_id: int):
     return _seat_action(request, game_id, lambda: services.game_add_bot(
-        game_id=game_id, user=request.user, level=request.POST.get("level", "basic"),
-        quotas=True))
+        game_id=game_id, user=request.user, level=request.POST.get("level", "basic")))
 
 
 def game_replay(request, game_id: int):
@@ -269,6 +275,8 @@ def game_again(request, game_id: int):
         game = services.game_again(game_id=game_id, user=request.user)
     except services.GameNotFound:
         raise Http404("no such game") from None
+    except services.QuotaExceeded as e:
+        return too_many_page(request, e.message, e.retry_after)
     except services.GameError as e:
         messages.error(request, e.message)
         return redirect("game_table", game_id=game_id)
@@ -278,7 +286,6 @@ def game_again(request, game_id: int):
 @login_required
 @require_POST
 def record_import(request):
-    rate_limit_check(request, "record_import")
     cap = settings.BLAZE_MAX_RECORD_BYTES
     upload = request.FILES.get("record")
     if upload is not None and upload.size > cap:  # the size is known before reading

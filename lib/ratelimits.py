@@ -40,6 +40,7 @@ _MESSAGES = {
     "game_create": gettext_lazy("You have created too many tables lately."),
     "record_import": gettext_lazy("You have imported too many records today."),
     "move": gettext_lazy("Too many moves in a short time."),
+    "tournament_create": gettext_lazy("You have created too many tournaments today."),
 }
 
 
@@ -80,9 +81,18 @@ def _count(key: str, timeout: int) -> int:
 
 def rate_limit_check(request, name: str) -> None:
     """Count one request of kind `name`; raise RateLimited when over the rate."""
+    _count_and_check(_who(request), name)
+
+
+def rate_limit_user(user, name: str) -> None:
+    """Count one request of kind `name` by this user, whichever entry it came through
+    (page, API, socket): the services call this, so every entry meets the same limit."""
+    _count_and_check(f"user:{user.pk}", name)
+
+
+def _count_and_check(who: str, name: str) -> None:
     limit, unit = settings.BLAZE_RATE_LIMITS[name].split("/")
     period = _PERIODS[unit]
-    who = _who(request)
     now = int(time.time())
     end = _window_end(who, period, now)
     key = "rl:" + hashlib.sha256(f"blaze.{name}|{limit}/{period}s|{who}|{end}".encode()

@@ -23,6 +23,11 @@ class Rating(models.Model):
     games_3 = models.PositiveIntegerField(default=0)
     games_4 = models.PositiveIntegerField(default=0)
     games_5 = models.PositiveIntegerField(default=0)
+    # Different opponents met in rated games (user ids; "bot-<level>" for a bot level),
+    # kept only up to rating.PROVISIONAL_OPPONENTS: all that is asked of them.
+    opponents = models.JSONField(default=list)
+    # Off the leaderboard until true (rating.is_established); bots' anchors always are.
+    established = models.BooleanField(default=False)
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self):
@@ -34,7 +39,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return skill.is_provisional(self.games)
+        return not self.established
 
 
 class RatingChange(models.Model):

@@ -15,12 +15,29 @@ from games.standing import standing_places
 MODEL = PlackettLuce()
 MU, SIGMA = MODEL.mu, MODEL.sigma
 DISPLAY_BASE, DISPLAY_SCALE = 1000, 40
-# A rating is provisional (shown with a "?") until this many rated games.
+# A rating is provisional (shown with a "?", off the leaderboard) until this many rated
+# games against at least this many different opponents (each bot level counts as one):
+# two wins over random bots say little of a player.
 PROVISIONAL_GAMES = 10
+PROVISIONAL_OPPONENTS = 3
+
+# Each bot level is a rated player anchored to its measured strength (docs/bots.md's arena:
+# basic wins 73% against three random bots, strong 48.7% against three basic ones; with
+# sigma 1 that is mu about 18 and 9 apart). Basic sits where a new player starts. Anchors
+# never move, so a table of bots is a fixed yardstick and beating random bots, which
+# anyone is expected to do, is worth little.
+BOT_SIGMA = 1.0
+BOT_ANCHORS = {"random": (7.0, BOT_SIGMA), "basic": (25.0, BOT_SIGMA),
+               "strong": (34.0, BOT_SIGMA)}
 
 
 def initial() -> tuple[float, float]:
     return (MU, SIGMA)
+
+
+def is_established(games: int, opponents: int) -> bool:
+    """Enough rated games against enough different opponents to be on the leaderboard."""
+    return games >= PROVISIONAL_GAMES and opponents >= PROVISIONAL_OPPONENTS
 
 
 def displayed(mu: float, sigma: float) -> int:

@@ -1,7 +1,5 @@
 """Writes: per-seat game figures and rating updates, both idempotent."""
 
-from collections import Counter
-
 from django.db import transaction
 
 from accounts.models import User
@@ -60,11 +58,30 @@ def game_stats_record(*, game_id: int) -> int:
     return len(created)
 
 
+def _opponent_keys(seats, users) -> dict[int, str]:
+    """Seat index -> who sits there as an opponent: a person's user id, or "bot-<level>"
+    (two bots of one level are one opponent)."""
+    return {s.index: (f"bot-{s.bot_level}" if s.user_id is None and s.bot_level
+                      else str(users[s.index])) for s in seats}
+
+
+def _public_counted(r: Rating, game: Game) -> list[str]:
+    """Count a public game on the rating row for the leaderboard (public games only, in
+    all and at its player count); the fields changed."""
+    if game.private:
+        return []
+    at_count = f"games_{game.players}"
+    r.games_public += 1
+    setattr(r, at_count, getattr(r, at_count) + 1)
+    return ["games_public", at_count]
+
+
 def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
     """Apply a rated, finished, non-imported game to its players' ratings, once.
 
-    Seats rank by the game's final ranking, seats that abandoned it last. A user
-    in more than one seat (two bots of one level) is left unchanged by the game.
+    Seats rank by the game's final ranking, seats that abandoned it last. A bot seat
+    plays at its level's anchor (rating.BOT_ANCHORS), which never moves; people's
+    ratings move, and become established after enough games against varied opponents.
     Returns the changes made; none when the game was applied already.
     """
     game = Game.objects.get(pk=game_id)
@@ -72,22 +89,27 @@ def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
         return []
     seats = list(game.seats.all())
     users = seat_users(seats)
+    bots = {s.index: s.bot_level for s in seats if s.user_id is None and s.bot_level}
+    keys = _opponent_keys(seats, users)
     abandoned = {s.index for s in seats if s.abandoned}
     order = skill.rank_order(game.result["ranking"], abandoned)
-    seen = Counter(u for u in users.values() if u is not None)
-    user_ids = sorted(seen)
+    people = sorted({users[s.index] for s in seats
+                     if s.index not in bots and users[s.index] is not None})
+    bot_users = sorted({users[i] for i in bots if users[i] is not None})
     with transaction.atomic():
-        Rating.objects.bulk_create([Rating(user_id=u) for u in user_ids], ignore_conflicts=True)
+        Rating.objects.bulk_create([Rating(user_id=u) for u in people + bot_users],
+                                   ignore_conflicts=True)
         # Locked in user id order, so concurrent games cannot deadlock.
         ratings = {
             r.user_id: r
-            for r in Rating.objects.select_for_update().filter(user_id__in=user_ids)
+            for r in Rating.objects.select_for_update().filter(user_id__in=people + bot_users)
             .order_by("user_id")
         }
         if RatingChange.objects.filter(game_id=game_id).exists():
             return []  # Another worker applied this game first.
         before = [
-            (ratings[users[seat]].mu, ratings[users[seat]].sigma)
+            skill.BOT_ANCHORS[bots[seat]] if seat in bots
+            else (ratings[users[seat]].mu, ratings[users[seat]].sigma)
             if users[seat] is not None else skill.initial()
             for seat, _ in order
         ]
@@ -95,21 +117,28 @@ def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
         changes = []
         for (seat, rank), (mu0, sigma0), (mu1, sigma1) in zip(order, before, after):
             user_id = users[seat]
-            if user_id is None or seen[user_id] > 1:
+            if user_id is None or seat in bots:
                 continue
             changes.append(RatingChange(
                 game_id=game_id, user_id=user_id, rank=rank, mu_before=mu0,
                 sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
             ))
             r = ratings[user_id]
-            r.mu, r.sigma, r.games = mu1, sigma1, r.games + 1
-            fields = ["mu", "sigma", "games", "updated"]
-            if not game.private:  # the leaderboard's counts: public games only
-                at_count = f"games_{game.players}"
-                r.games_public += 1
-                setattr(r, at_count, getattr(r, at_count) + 1)
-                fields += ["games_public", at_count]
-            r.save(update_fields=fields)
+            met = list(r.opponents)
+            for other, key in keys.items():
+                if other != seat and key not in met and len(met) < skill.PROVISIONAL_OPPONENTS:
+                    met.append(key)
+            r.mu, r.sigma, r.games, r.opponents = mu1, sigma1, r.games + 1, met
+            r.established = skill.is_established(r.games, len(met))
+            r.save(update_fields=["mu", "sigma", "games", "opponents", "established",
+                                  "updated", *_public_counted(r, game)])
+        bot_levels = {users[i]: level for i, level in bots.items() if users[i] is not None}
+        for user_id, level in bot_levels.items():  # the anchor, shown on the leaderboard
+            r = ratings[user_id]
+            r.mu, r.sigma = skill.BOT_ANCHORS[level]
+            r.games, r.established = r.games + 1, True
+            r.save(update_fields=["mu", "sigma", "games", "established", "updated",
+                                  *_public_counted(r, game)])
         RatingChange.objects.bulk_create(changes)
     return changes
 

@@ -122,7 +122,7 @@ def rating_of(user: User) -> dict:
     r = Rating.objects.filter(user=user).first()
     mu, sigma, games = (r.mu, r.sigma, r.games) if r else (skill.MU, skill.SIGMA, 0)
     return {"value": skill.displayed(mu, sigma), "games": games,
-            "provisional": skill.is_provisional(games), "mu": mu, "sigma": sigma}
+            "provisional": r is None or r.provisional, "mu": mu, "sigma": sigma}
 
 
 CHART_GAMES = 200  # the chart's last rated games: a bot's page stays small
@@ -145,12 +145,14 @@ def rating_history(user: User, viewer=None, last: int = CHART_GAMES) -> list[tup
 
 
 def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 100) -> list:
-    """Players by displayed rating, with at least `min_games` rated games.
+    """Established players (rating.is_established: no provisional rating is listed) by
+    conservative rating, with at least `min_games` rated games.
 
     The rating is global; with `players`, only players with rated games at that
     player count are listed, and `min_games` counts those games.
     """
-    ratings = Rating.objects.select_related("user").filter(user__is_active=True)
+    ratings = Rating.objects.select_related("user").filter(user__is_active=True,
+                                                           established=True)
     at_count = f"games_{players}" if players in (3, 4, 5) else None
     if at_count is None:
         ratings = ratings.filter(games__gte=min_games)

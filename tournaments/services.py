@@ -20,6 +20,7 @@ from games import services as game_services
 from games.errors import Refused
 from games.models import Game, Seat
 from games.time_controls import clean_time_control
+from lib.ratelimits import rate_limit_user
 
 from . import selectors
 from .models import Registration, Tournament, TournamentRound, TournamentTable
@@ -91,6 +92,8 @@ def tournament_create(
         time_control = clean_time_control(time_control)  # a ValueError, too
     except ValueError as e:
         raise TournamentError(str(e)) from None
+    # A tournament starts its tables once; making tournaments is what may be repeated.
+    rate_limit_user(organiser, "tournament_create")
     return Tournament.objects.create(
         organiser=organiser, name=name[:100], format=format, table_size=table_size,
         rounds=rounds, advance_per_table=advance_per_table, time_control=time_control,
@@ -282,6 +285,7 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
         game = game_services.game_create(
             creator=humans[0], players=len(humans) + n_bots, time_control=t.time_control,
             rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
+            quotas=False,  # the tournament's table, not a person's request
         )
         for user in humans[1:]:
             # the pairing kept blocked players apart where it could; where it could not,

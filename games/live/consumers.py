@@ -17,12 +17,13 @@ from accounts.language import language_of_socket
 from ..models import Game
 from ..selectors import game_and_seats, game_view_for
 from ..visibility import can_watch, invite_given
-from . import live_sockets, messages
+from . import anon_sockets, live_sockets, messages
 from .presence import apresence_leave, apresence_touch
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY = 4429  # too many anonymous sockets from one address
 
 
 @database_sync_to_async
@@ -64,7 +65,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         guest = self.user_id is None or getattr(user, "is_guest", False)
         self.reader_class = messages.GUEST if guest else messages.MEMBER
+        if self.user_id is None:
+            if not anon_sockets.claim(self.scope):
+                await self.close(code=CLOSE_TOO_MANY)
+                return
+            self.anon_claimed = True
         await self._join(self._auth_group())
+        if self.user_id is not None:
+            await self._join(messages.user_group(self.user_id))
         try:
             watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
                                              self.scope)
@@ -72,6 +80,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return  # daphne has dropped the connection already
         if not watchable:
             # A game one may not watch is as good as missing.
+            self._anon_release()
             await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
         # The game's views reach only a socket allowed to watch; it joins before its first
@@ -90,7 +99,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await apresence_touch(self.user_id, self.game_id)
         await self._forward(view)
 
+    def _anon_release(self) -> None:
+        """Once per socket, whichever way it ends (refused, or closed later)."""
+        if getattr(self, "anon_claimed", False):
+            self.anon_claimed = False
+            anon_sockets.release(self.scope)
+
     async def disconnect(self, code):
+        self._anon_release()
         if getattr(self, "counted", False):
             await live_sockets.closed()
         if getattr(self, "user_id", None) is not None:

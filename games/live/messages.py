@@ -87,6 +87,11 @@ def token_group(token_id: int) -> str:
     return f"auth-t{token_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every socket of one signed-in user: closed when the user is deactivated."""
+    return f"auth-u{user_id}"
+
+
 def session_group(session_key: str) -> str:
     # Group names are visible in Redis: never the session key itself.
     return "auth-s" + hashlib.sha256(session_key.encode()).hexdigest()[:32]

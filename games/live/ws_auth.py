@@ -1,5 +1,6 @@
-"""WebSocket authentication: `?token=` for programs (browsers use the session), and the
-closing of open sockets when their token is revoked or their session logs out."""
+"""WebSocket authentication: an API token for programs (an `Authorization: Bearer` header,
+or `?token=`), the session for browsers; and the closing of open sockets when their token
+is revoked, their session logs out or their user is deactivated."""
 
 import logging
 from urllib.parse import parse_qs
@@ -14,18 +15,30 @@ from .ws_threads import HandshakeExpired, handshake_read
 log = logging.getLogger(__name__)
 
 
+def token_given(scope) -> str | None:
+    """The API token a socket's request carries: an `Authorization: Bearer …` header (kept
+    out of access logs), or the older `?token=` parameter; None for neither."""
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"authorization":
+            kind, _, secret = value.decode("latin-1").partition(" ")
+            if kind.lower() == "bearer" and secret.strip():
+                return secret.strip()
+    query = parse_qs(scope.get("query_string", b"").decode())
+    return query["token"][0] if "token" in query else None
+
+
 class TokenAuthMiddleware:
-    """A `token` query parameter, when present, decides the user alone: a wrong one
+    """A token (header or `?token=`), when present, decides the user alone: a wrong one
     marks the scope `token_invalid` and the consumer refuses the connection."""
 
     def __init__(self, inner):
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
-        query = parse_qs(scope.get("query_string", b"").decode())
-        if "token" in query:
+        secret = token_given(scope)
+        if secret is not None:
             try:
-                token = await handshake_read(scope, api_token_find, query["token"][0])
+                token = await handshake_read(scope, api_token_find, secret)
             except HandshakeExpired:
                 token = None  # too late: refused like a wrong token
             user = None if token is None else token.user
@@ -46,6 +59,10 @@ def _close_group(group: str) -> None:
 
 def on_token_revoked(sender, *, token_id, **kwargs) -> None:
     _close_group(messages.token_group(token_id))
+
+
+def on_user_deactivated(sender, *, user_id, **kwargs) -> None:
+    _close_group(messages.user_group(user_id))
 
 
 def on_logged_out(sender, request=None, **kwargs) -> None:

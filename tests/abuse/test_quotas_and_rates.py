@@ -61,7 +61,7 @@ def test_strong_bots_at_ones_tables_at_once_are_limited(client, ann, settings):
 def test_tournament_tables_are_not_held_to_a_persons_quotas(ann, settings):
     settings.BLAZE_MAX_WAITING_TABLES = 1
     for _ in range(3):
-        services.game_create(creator=ann, players=4)  # quotas=False: the site's own tables
+        services.game_create(creator=ann, players=4, quotas=False)  # the site's own tables
     assert Game.objects.count() == 3
 
 

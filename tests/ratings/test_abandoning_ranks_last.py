@@ -31,11 +31,12 @@ def test_the_winner_who_timed_out_ranks_last_in_rating_and_leaderboard(client, a
     assert ranks == {"bob": 1, "ann": 2, "cat": 3}
     shown = {r.user.username: r.displayed for r in Rating.objects.select_related("user")}
     assert shown["cat"] < 1000 < shown["bob"]
+    Rating.objects.update(established=True)  # the board lists established ratings only
     board = client.get(reverse("leaderboard"), {"min": "0"}).content.decode()
     board = board[board.index("<tbody>"):]
     assert board.index(">bob<") < board.index(">ann<") < board.index(">cat<")
     profile = client.get(reverse("profile", args=["cat"])).content.decode()
-    assert f"{shown['cat']}<span" in profile
+    assert f"<dd>{shown['cat']}</dd>" in profile
 
 
 def test_recompute_rebuilds_ratings_with_leavers_last(ann, bob, cat, dan):

@@ -22,6 +22,13 @@ def played(ann, bob, cat):
                                                minutes=10).pk)
 
 
+@pytest.fixture
+def established(played):
+    """As if each had played enough games against varied opponents (the board lists only
+    established ratings: tests/ratings/test_ratings_players_trust.py)."""
+    Rating.objects.update(established=True)
+
+
 def test_profile_shows_figures_chart_and_recent_games(client, played, ann):
     page = client.get(reverse("profile", args=["cat"])).content.decode()
     assert "<svg" in page and 'viewBox="0 0 600 260"' in page
@@ -47,7 +54,7 @@ def test_profile_compares_head_to_head(client, played):
     assert "No other player is called" in page
 
 
-def test_leaderboard_ranks_by_rating_and_marks_bots(client, played):
+def test_leaderboard_ranks_by_rating_and_marks_bots(client, established):
     page = client.get(reverse("leaderboard")).content.decode()
     assert page.index(">cat<") < page.index(">bob<") < page.index(">ann<")
     assert "bot-strong" not in page  # one game: below the default minimum of 5
@@ -55,17 +62,18 @@ def test_leaderboard_ranks_by_rating_and_marks_bots(client, played):
     assert ">Strong bot</a>" in page  # by its level's one name (games.models.BOT_NAMES)
 
 
-def test_leaderboard_filters_by_player_count(client, played, ann, dan, eve):
+def test_leaderboard_filters_by_player_count(client, established, ann, dan, eve):
     page = client.get(reverse("leaderboard"), {"players": "4", "min": "0"}).content.decode()
     assert ">cat<" not in page and "Nobody has played enough" in page
     for k in range(2):
         game_finished_record(game_id=finished_game([ann, dan, eve, "bot:strong"], seed=k,
                                                    minutes=20 + k).pk)
+    Rating.objects.update(established=True)
     page = client.get(reverse("leaderboard"), {"players": "4", "min": "2"}).content.decode()
     assert ">ann<" in page and ">dan<" in page and ">cat<" not in page
 
 
-def test_leaderboard_ignores_bad_parameters(client, played):
+def test_leaderboard_ignores_bad_parameters(client, established):
     response = client.get(reverse("leaderboard"), {"players": "9", "min": "lots"})
     assert response.status_code == 200 and ">cat<" in response.content.decode()
 

@@ -66,9 +66,12 @@ def test_a_bot_seat_without_a_user_rates_its_level_bot(ann, bob):
     assert bot.user.is_bot and bot.mu > skill.MU and bot.games == 1
 
 
-def test_two_seats_of_one_bot_leave_that_bot_unchanged(ann):
+def test_two_seats_of_one_bot_play_at_its_anchor_and_count_one_game(ann):
+    from ratings import rating as skill
+
     bots_create()
     game = finished_game(["bot:basic", ann, "bot:basic"], handmade_game=True)
     changes = rating_update_for_game(game_id=game.pk)
     assert [c.user_id for c in changes] == [ann.pk]
-    assert Rating.objects.get(user__username="bot-basic").games == 0
+    bot = Rating.objects.get(user__username="bot-basic")
+    assert bot.games == 1 and (bot.mu, bot.sigma) == skill.BOT_ANCHORS["basic"]
