@@ -59,11 +59,12 @@ class Notification(models.Model):
     """Something to tell a player, in the site and maybe by email. `key` names the event,
     so whatever creates a notification twice creates it once."""
 
-    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT = (
-        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament",
+    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT, REMATCH = (
+        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament", "rematch",
     )
-    # TOURNAMENT: news that tournaments send through games.events.player_notice.
-    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT]
+    # TOURNAMENT, REMATCH: news sent through games.events.player_notice (a tournament's
+    # table; a table's next game that someone started with "Play again").
+    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT, REMATCH]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

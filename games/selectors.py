@@ -284,12 +284,21 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         result.pop("hand", None)
     result.update(game_part)
     result["you"] = you
+    if "rematch" not in alike:  # the table's next game ("Play again"), once it exists
+        alike["rematch"] = _rematch_id(game)
+    result["rematch"] = alike["rematch"]
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
     result["log"] = lines_for([(game.seq, last_events)], seat_list, plays, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
+
+
+def _rematch_id(game: Game) -> int | None:
+    if game.status not in (Game.FINISHED, Game.ABORTED) or game.imported:
+        return None
+    return Game.objects.filter(rematch_of_id=game.pk).values_list("pk", flat=True).first()
 
 
 def _alike_parts(game: Game, seats: list[Seat], state: State | None, clocks: dict,

@@ -54,7 +54,7 @@ def test_a_player_who_resigns_ranks_last_whatever_the_bot_scores(
     assert '"final_ranking": [' in page and '"abandoned": true' in page
     board = client.get(reverse("leaderboard"), {"min": "0"}).content.decode()
     board = board[board.index("<tbody>"):]
-    for bot in ("bot-random", "bot-strong"):  # the bots that stayed rank above ann
+    for bot in ("Random bot", "Strong bot"):  # the bots that stayed rank above ann
         assert board.index(f">{bot}<") < board.index(">ann<")
 
 
