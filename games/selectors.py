@@ -277,9 +277,12 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         alike[language] = _alike_parts(game, seats, state, clocks, engine_part)
     game_part, seat_list = alike[language]
     plays = seat_played(seats, you)
-    result = view(state, plays, engine_part) if state is not None else {
-        **_EMPTY_VIEW, "hand": [] if plays is not None else None,
-    }
+    seen = ("seat", plays)  # a seat's cards and options are alike in every language
+    if seen not in alike:
+        alike[seen] = view(state, plays, engine_part) if state is not None else {
+            **_EMPTY_VIEW, "hand": [] if plays is not None else None,
+        }
+    result = dict(alike[seen])
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
