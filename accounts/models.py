@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -34,6 +35,14 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            # "Ann" and "ann" are one name: two sign-ups or claims at once cannot both
+            # take it (the forms check first; this closes the race between them).
+            models.UniqueConstraint(Lower("username"), name="user_username_unique_casefree"),
+        ]
 
     def __str__(self) -> str:
         return self.username

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import token_cache
@@ -152,16 +152,27 @@ def guest_create(*, ip: str, language: str = ""):
     return user
 
 
+class UsernameTaken(ValueError):
+    """Someone took the name (in any case) between the form's check and the write."""
+
+
 def guest_claim(*, user, username: str, email: str, password: str):
     """Turn a guest into a full account in place, so its games stay its own. The caller
-    validated the fields (accounts.forms.GuestClaimForm)."""
+    validated the fields (accounts.forms.GuestClaimForm); a claim racing another for the
+    same name (in any case) raises UsernameTaken and changes nothing."""
     if not user.is_guest:
         raise ValueError("only a guest account can be claimed")
+    before = (user.username, user.email, user.password, user.is_guest)
     user.username = username
     user.email = email
     user.set_password(password)
     user.is_guest = False
-    user.save(update_fields=["username", "email", "password", "is_guest"])
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username", "email", "password", "is_guest"])
+    except IntegrityError:
+        user.username, user.email, user.password, user.is_guest = before
+        raise UsernameTaken(username) from None
     return user
 
 

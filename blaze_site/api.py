@@ -12,11 +12,11 @@ from ninja.errors import HttpError, ValidationError
 from accounts.api_auth import api_auth
 from games.api import game_error_response
 from games.api import router as games_router
-from games.refusals import Refused
+from games.errors import Refused
+from lib.ratelimits import RateLimited
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
-from .ratelimits import RateLimited
 
 api = TruthfulNinjaAPI(
     title="Blaze API",

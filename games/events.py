@@ -18,7 +18,9 @@ Listeners run in ascending `order` (then by name), whatever the order the apps l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 
@@ -97,12 +99,56 @@ game_ended = Event("game_ended", ("game", "reason"))
 EVENTS = (game_started, move_played, game_ended)
 
 # News for one player from an app above games that has no way to reach them itself (e.g. a
-# tournament table is ready). correspondence delivers it through its one `notify`: the
-# in-site copy, the mail, the player's preferences, language and time zone. `game` may be
-# None; `key` names the event (one notice per key); `text` and `subject` are lazy strings
-# (or functions writing them) filled with `params` in the recipient's language.
+# correspondence clock started: your turn; a tournament table is ready). The notifications
+# app delivers it through its one `notify`: the in-site copy, the mail and push, the
+# player's preferences, language and time zone. `game` may be None; `kind` is one of
+# NOTICE_KINDS; `key` names the event (one notice per key); `text` and `subject` are lazy
+# strings (or functions writing them) filled with `params` in the recipient's language.
 player_notice = Event("player_notice", ("user", "game", "kind", "key", "subject", "text",
                                         "params"))
+
+# The kinds of player_notice, and who sends them.
+YOUR_TURN = "your_turn"  # clocks: a correspondence clock started for this player
+ALMOST_OUT = "almost_out"  # clocks: the last fifth of a correspondence clock
+TIMEOUT = "timeout"  # clocks: the bot moved for a player out of time, or took the seat
+TOURNAMENT = "tournament"  # tournaments: news of a tournament (a table is ready)
+NOTICE_KINDS = (YOUR_TURN, ALMOST_OUT, TIMEOUT, TOURNAMENT)
+
+
+# ---- what one write's listeners leave for the views built later in the same write ---------
+
+_notes: ContextVar[dict | None] = ContextVar("blaze_write_notes", default=None)
+
+
+@contextmanager
+def write_scope() -> Iterator[None]:
+    """The notes of one write (a service's transaction): gone when it ends, committed or
+    not. Outside a scope nothing is noted and every read finds nothing."""
+    token = _notes.set({})
+    try:
+        yield
+    finally:
+        _notes.reset(token)
+
+
+def note(game, key: str, value) -> None:
+    """Leave `value` about `game` for the rest of this write (e.g. the clock rows a move
+    just charged: the views built next need not read them back)."""
+    notes = _notes.get()
+    if notes is not None:
+        notes[(game.pk, key)] = value
+
+
+def noted(game, key: str):
+    """What this write noted about `game` under `key`, or None."""
+    notes = _notes.get()
+    return None if notes is None else notes.get((game.pk, key))
+
+
+def unnote(game, key: str) -> None:
+    notes = _notes.get()
+    if notes is not None:
+        notes.pop((game.pk, key), None)
 
 
 # ---- parts of a game's view that apps above contribute ------------------------------------

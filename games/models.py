@@ -31,7 +31,15 @@ class Game(models.Model):
     seq = models.PositiveIntegerField(default=0)  # moves in the log so far
     # Denormalised for lists: the seats the game waits on (empty unless playing).
     waiting_on = models.JSONField(default=list)
+    # Denormalised for the watchdog: since when the game waits on a bot seat (null when it
+    # waits on people or is over), so the stalled bot turns are one index range, however
+    # many games wait on people (games.watchdog).
+    bot_turn_since = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
+    # Denormalised from Seat.abandoned: the seats whose players left. On the row every move
+    # locks, so a move that waited on the lock while its player resigned reads it fresh
+    # (the seats read in the same statement are as they were when it began).
+    left_seats = models.JSONField(default=list)
     # "Play again": the next game of the same table (same settings, same bots).
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -43,18 +51,11 @@ class Game(models.Model):
                 condition=models.Q(players__gte=3, players__lte=5), name="game_players_3_to_5"
             ),
         ]
-        indexes = [models.Index(fields=["status", "private"])]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Rows the apps above wrote about this game in the current write, by name (the
-        # clocks a move just charged): the views built next from this same instance need
-        # not read them back. A new instance (each write reads the game anew) has none.
-        self.written: dict = {}
-        # (first seq, payloads): the log's latest moves, read in the same statement as the
-        # row (games.selectors.game_and_seats), so a process whose cached state is a few
-        # moves behind catches up without another query. None: not read with the row.
-        self.log_tail: tuple[int, list] | None = None
+        indexes = [
+            models.Index(fields=["status", "private"]),
+            models.Index(fields=["bot_turn_since"], name="game_bot_turn_since",
+                         condition=models.Q(bot_turn_since__isnull=False)),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} ({self.status})"

@@ -8,11 +8,13 @@ import json
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import rows, state_cache
+from lib import rows
+
+from . import state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
 from .engine.facts import apply_told
 from .events import view_parts
@@ -60,7 +62,18 @@ def _replayed(game: Game, state: State, start: int, end: int) -> State:
     return state
 
 
-def _state_at(game: Game, seq: int) -> State:
+class GameAndSeats(tuple):
+    """(game, seats) as game_and_seats reads them, and `log_tail`: (first seq, payloads),
+    the log's latest moves read in the same statement, so a process whose cached state is
+    a few moves behind catches up without another query; None when not read with them."""
+
+    def __new__(cls, game: Game, seats: list[Seat], log_tail: tuple[int, list] | None):
+        made = super().__new__(cls, (game, seats))
+        made.log_tail = log_tail
+        return made
+
+
+def _state_at(game: Game, seq: int, log_tail: tuple[int, list] | None = None) -> State:
     """The state after `seq` moves (shared: never mutate it): from this process's cache,
     caught up from the newest cached state before it, or replayed from the deal (the
     moves from the log read with the game's row where they are there, else queried)."""
@@ -69,7 +82,7 @@ def _state_at(game: Game, seq: int) -> State:
         return state
     held = state_cache.newest_upto(game.pk, seq)
     start, state = (held[0], held[1].clone()) if held else (0, initial_state(game.deal))
-    logged = _logged(game, start, seq)
+    logged = _logged(log_tail, start, seq)
     if logged is None:
         state = _replayed(game, state, start, seq)
     else:
@@ -79,22 +92,32 @@ def _state_at(game: Game, seq: int) -> State:
     return state
 
 
-def _logged(game: Game, start: int, end: int) -> list | None:
+def _logged(log_tail: tuple[int, list] | None, start: int, end: int) -> list | None:
     """The logged moves start … end-1 if the game's row came with them, else None."""
-    if game.log_tail is None:
+    if log_tail is None:
         return None
-    since, payloads = game.log_tail
+    since, payloads = log_tail
     if start < since or end > since + len(payloads):
         return None
     return payloads[start - since:end - since]
 
 
-def game_state(game: Game) -> State | None:
+def game_moves_between(game: Game, start: int, end: int,
+                       log_tail: tuple[int, list] | None = None) -> list[dict]:
+    """The logged moves start … end-1 (from those read with the row where they are)."""
+    logged = _logged(log_tail, start, end)
+    if logged is not None:
+        return logged
+    return list(Move.objects.filter(game=game, seq__gte=start, seq__lt=end)
+                .order_by("seq").values_list("payload", flat=True))
+
+
+def game_state(game: Game, log_tail: tuple[int, list] | None = None) -> State | None:
     """The state after `game.seq` moves (shared: never mutate it; clone first). None before
-    the deal."""
+    the deal. `log_tail`: the moves read with the game's row (GameAndSeats.log_tail)."""
     if game.deal is None:
         return None
-    return _state_at(game, game.seq)
+    return _state_at(game, game.seq, log_tail)
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
@@ -109,13 +132,14 @@ def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[
             for i, payload in enumerate(moves.order_by("seq").values_list("payload", flat=True))]
 
 
-def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
+def _last_move_events(game: Game, log_tail: tuple[int, list] | None = None
+                      ) -> list[tuple[int, list[dict]]]:
     """The facts of the game's latest move, from the state before it."""
 
     if game.deal is None or game.seq == 0:
         return []
-    before = _state_at(game, game.seq - 1)
-    found = _logged(game, game.seq - 1, game.seq) or rows.column(
+    before = _state_at(game, game.seq - 1, log_tail)
+    found = _logged(log_tail, game.seq - 1, game.seq) or rows.column(
         Move, "payload", f"SELECT payload FROM {Move._meta.db_table}"
         " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
     if not found:
@@ -132,7 +156,15 @@ def game_log(game: Game, user) -> list[dict]:
 
 
 def game_seats(game: Game) -> list[Seat]:
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):  # a list's games
+        return list(game.seats.all())
     return list(game.seats.select_related("user").order_by("index"))
+
+
+def _with_seats(games):
+    """A list's games with their seats and players: two queries, however many games."""
+    return games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
 
 
 @cache
@@ -141,8 +173,8 @@ def _game_columns():
             rows.Columns(get_user_model(), "u"))
 
 
-def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
-    """The game row and its seats with their users, in one statement (games.rows: every
+def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
+    """The game row and its seats with their users, in one statement (lib.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
     ends (call inside transaction.atomic()). None: no such game.
 
@@ -166,9 +198,10 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat
     if not found:
         return None
     game = g.load(found[0])
+    log_tail = None
     if tail:
         logged = found[0][g.width + s.width + u.width]
-        game.log_tail = (since, json.loads(logged) if logged else [])
+        log_tail = (since, json.loads(logged) if logged else [])
     seats = []
     for row in found:
         seat = s.load(row, g.width)
@@ -179,7 +212,7 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat
         if user is not None:
             seat.user = user
         seats.append(seat)
-    return game, seats
+    return GameAndSeats(game, seats, log_tail)
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
@@ -244,18 +277,19 @@ def game_final_ranking(game: Game, seats: list[Seat] | None = None) -> list[int]
     return standing_order(ranking, {s.index for s in seats if s.abandoned})
 
 
-def game_view_for(game: Game, user, seats: list[Seat] | None = None) -> dict:
+def game_view_for(game: Game, user, seats: list[Seat] | None = None, *,
+                  log_tail: tuple[int, list] | None = None) -> dict:
     """The one payload a user gets about a game (API, WebSocket and page alike).
 
     Built from the engine's view for that user's seat (a spectator's view when not
     seated), so hidden cards never leave the server. `seats`: the game's seats with their
-    users (game_and_seats), when the caller has them.
+    users (game_and_seats), when the caller has them, and the `log_tail` read with them.
     """
     seats = game_seats(game) if seats is None else seats
     you = seat_of(seats, user)
     viewer_id = user.pk if user is not None and user.is_authenticated else None
-    last = _last_move_events(game)
-    return view_build(game, seats, game_state(game), you, view_parts(game),
+    last = _last_move_events(game, log_tail)
+    return view_build(game, seats, game_state(game, log_tail), you, view_parts(game),
                       viewer_id=viewer_id, last_events=last[0][1] if last else None)
 
 
@@ -286,6 +320,9 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
+    if game.status == Game.ABORTED:  # ended mid-play (the move cap): nobody is waited on
+        result["waiting_on"] = []
+        result.pop("options", None)
     result["you"] = you
     if "rematch" not in alike:  # the table's next game ("Play again"), once it exists
         alike["rematch"] = _rematch_id(game)
@@ -360,30 +397,28 @@ def game_summary(game: Game, user=None) -> dict:
 
 
 def game_list_open(*, limit: int = 50) -> list[Game]:
-    return list(
+    return list(_with_seats(
         Game.objects.filter(status=Game.WAITING, private=False).order_by("-created")[:limit]
-    )
+    ))
 
 
 def game_list_live(*, limit: int = 20) -> list[Game]:
     """Public games being played now, the most recently started first (watchable by all)."""
-    return list(
+    return list(_with_seats(
         Game.objects.filter(status=Game.PLAYING, private=False, imported=False)
         .order_by("-started")[:limit]
-    )
+    ))
 
 
 def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
     """The user's games, those waiting on the user first, then the most recent."""
-    games = list(
+    games = list(_with_seats(
         Game.objects.filter(seats__user=user)
         .filter(Q(status__in=[Game.WAITING, Game.PLAYING]) | Q(status=Game.FINISHED))
         .order_by("-created")
         .distinct()[:limit]
-    )
-    seat_by_game = dict(
-        Seat.objects.filter(user=user, game__in=games).values_list("game_id", "index")
-    )
+    ))
+    seat_by_game = {g.pk: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
 
     def waits_on_me(g: Game) -> bool:
         return g.status == Game.PLAYING and seat_by_game.get(g.pk) in g.waiting_on

@@ -15,8 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import GuestLimit, guest_create
-from blaze_site.errors import too_many_page
-from blaze_site.ratelimits import client_ip, rate_limit_check
+from lib.ratelimits import client_ip, rate_limit_check, too_many_page
 
 from . import services
 from .models import Game, Seat

@@ -41,8 +41,10 @@ def game_stats_record(*, game_id: int) -> int:
     if GameStat.objects.filter(game_id=game_id).exists():
         return 0
     payloads = list(game.moves.order_by("seq").values_list("payload", flat=True))
-    figures = game_figures(game.deal, payloads, game.result)
-    users = seat_users(game.seats.all())
+    seats = list(game.seats.all())
+    figures = game_figures(game.deal, payloads, game.result,
+                           abandoned={s.index for s in seats if s.abandoned})
+    users = seat_users(seats)
     finished = game.finished or game.created
     rows = [
         GameStat(

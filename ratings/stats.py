@@ -4,13 +4,24 @@ All of it sums the GameStat and RatingChange rows that the services derive from
 the stored games by replaying them through the engine.
 """
 
-from django.db.models import Avg, Count, F, Q, Sum
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from accounts.models import User
-from games.models import player_name
+from games.models import Seat, player_name
 
 from . import rating as skill
 from .models import GameStat, Rating, RatingChange
+
+
+def _shown_to(viewer) -> Q:
+    """The rows (GameStat or RatingChange) of games this viewer may see listed: public
+    games, and private ones only where the viewer held a seat. A private game is never
+    listed, counted or summed for anyone else (its ids, dates and players stay unknown)."""
+    public = Q(game__private=False)
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return public
+    return public | Q(game_id__in=Seat.objects.filter(user=viewer).values("game_id"))
 
 
 def _ratio(part, whole):
@@ -44,9 +55,9 @@ _AGGREGATES = {
 }
 
 
-def player_stats(user: User) -> dict:
-    """Totals over every counted game, and the same by player count (3, 4, 5)."""
-    rows = GameStat.objects.filter(user=user)
+def player_stats(user: User, viewer=None) -> dict:
+    """Totals over every counted game the viewer may see, and the same by player count."""
+    rows = GameStat.objects.filter(_shown_to(viewer), user=user)
     total = _summary(rows.aggregate(**_AGGREGATES))
     by_players = [
         _summary(row)
@@ -55,9 +66,10 @@ def player_stats(user: User) -> dict:
     return {"total": total, "by_players": by_players}
 
 
-def recent_games(user: User, limit: int = 10) -> list[dict]:
-    """The user's last games, newest first, with everyone's name and place."""
-    mine = list(GameStat.objects.filter(user=user)[:limit])
+def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
+    """The user's last games the viewer may see, newest first, with everyone's name and
+    place."""
+    mine = list(GameStat.objects.filter(_shown_to(viewer), user=user)[:limit])
     seats = {}
     for stat in GameStat.objects.filter(game_id__in=[m.game_id for m in mine]).select_related(
         "user"
@@ -82,22 +94,26 @@ def recent_games(user: User, limit: int = 10) -> list[dict]:
     ]
 
 
-def head_to_head(user: User, other: User) -> dict:
-    """Games both played, and how often each finished above the other."""
-    theirs = {
-        s.game_id: s.rank for s in GameStat.objects.filter(user=other).only("game_id", "rank")
-    }
-    together = [s for s in GameStat.objects.filter(user=user, game_id__in=theirs)]
-    ahead = sum(1 for s in together if s.rank < theirs[s.game_id])
+def head_to_head(user: User, other: User, viewer=None, recent: int = 10) -> dict:
+    """Games both played that the viewer may see, and how often each finished above the
+    other: counted in SQL (a bot plays every game: its rows never come into memory)."""
+    shown = _shown_to(viewer)
+    # a bot may hold several seats of one game: its best place there counts
+    theirs = (GameStat.objects.filter(user=other, game_id=OuterRef("game_id"))
+              .order_by("rank").values("rank"))
+    together = (GameStat.objects.filter(shown, user=user)
+                .annotate(other_rank=Subquery(theirs[:1])).filter(other_rank__isnull=False))
+    counts = together.aggregate(games=Count("id"),
+                                ahead=Count("id", filter=Q(rank__lt=F("other_rank"))))
     return {
         "other": other,
-        "games": len(together),
-        "ahead": ahead,
-        "behind": len(together) - ahead,
+        "games": counts["games"],
+        "ahead": counts["ahead"],
+        "behind": counts["games"] - counts["ahead"],
         "recent": [
             {"game_id": s.game_id, "url": f"/games/{s.game_id}/", "finished": s.finished,
-             "players": s.players, "rank": s.rank, "other_rank": theirs[s.game_id]}
-            for s in together[:10]
+             "players": s.players, "rank": s.rank, "other_rank": s.other_rank}
+            for s in together.order_by("-finished", "-game_id")[:recent]
         ],
     }
 
@@ -110,14 +126,17 @@ def rating_of(user: User) -> dict:
             "provisional": skill.is_provisional(games), "mu": mu, "sigma": sigma}
 
 
-def rating_history(user: User) -> list[tuple]:
-    """(date, displayed rating after the game) for each rated game, oldest first,
-    starting with the rating before the first game."""
+CHART_GAMES = 200  # the chart's last rated games: a bot's page stays small
+
+
+def rating_history(user: User, viewer=None, last: int = CHART_GAMES) -> list[tuple]:
+    """(date, displayed rating after the game) for each of the last `last` rated games the
+    viewer may see, oldest first, starting with the rating before the first of them."""
     changes = list(
-        RatingChange.objects.filter(user=user)
+        RatingChange.objects.filter(_shown_to(viewer), user=user)
         .annotate(finished=F("game__finished"))
-        .order_by("finished", "game_id")
-    )
+        .order_by("-finished", "-game_id")[:last]
+    )[::-1]
     if not changes:
         return []
     first = changes[0]
@@ -138,31 +157,37 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
         counts = {}
     else:
         counts = dict(
-            RatingChange.objects.filter(game__players=players).order_by().values("user_id")
+            RatingChange.objects.filter(game__players=players, game__private=False)
+            .order_by().values("user_id")
             .annotate(n=Count("id")).filter(n__gte=max(min_games, 1))
             .values_list("user_id", "n")
         )
         ratings = ratings.filter(user_id__in=counts)
-    ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
-        "-conservative", "user__username"
-    )[:limit]
+    # The public board counts public games only: a private game is known to its seats alone.
+    public = (RatingChange.objects.filter(user_id=OuterRef("user_id"), game__private=False)
+              .order_by().values("user_id").annotate(n=Count("id")).values("n"))
+    ratings = ratings.annotate(
+        conservative=F("mu") - 3 * F("sigma"),
+        public_games=Coalesce(Subquery(public, output_field=IntegerField()), 0),
+    ).order_by("-conservative", "user__username")[:limit]
     return [
-        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games,
+        {"place": place, "user": r.user, "rating": r.displayed, "games": r.public_games,
          "games_at_count": counts.get(r.user_id), "provisional": r.provisional,
          "is_bot": r.user.is_bot}
         for place, r in enumerate(ratings, start=1)
     ]
 
 
-def profile_context(player: User, vs: str = "") -> dict:
-    """Everything the profile page shows of ratings and figures."""
+def profile_context(player: User, vs: str = "", viewer=None) -> dict:
+    """Everything the profile page shows `viewer` of ratings and figures (private games
+    only to those who sat at them)."""
     from .chart import rating_chart
 
     context = {
-        "stats": player_stats(player),
+        "stats": player_stats(player, viewer),
         "rating": rating_of(player),
-        "chart": rating_chart(rating_history(player)),
-        "recent": recent_games(player),
+        "chart": rating_chart(rating_history(player, viewer)),
+        "recent": recent_games(player, viewer=viewer),
         "vs": vs,
         "h2h": None,
         "vs_unknown": False,
@@ -172,5 +197,5 @@ def profile_context(player: User, vs: str = "") -> dict:
         if other is None:
             context["vs_unknown"] = True
         else:
-            context["h2h"] = head_to_head(player, other)
+            context["h2h"] = head_to_head(player, other, viewer)
     return context

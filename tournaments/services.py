@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy
 
 from games import events
 from games import services as game_services
+from games.errors import Refused
 from games.models import Game, Seat
-from games.refusals import Refused
 from games.time_controls import clean_time_control
 
 from . import selectors

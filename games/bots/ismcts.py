@@ -1,123 +1,129 @@
 """The strong bot: single-observer Information Set MCTS (Cowling, Powley & Whitehouse 2012).
 
-Each iteration deals the hidden cards anew (a determinization of the bot's
-view), walks one tree shared by all determinizations, choosing among the
-children whose moves are legal in this determinization by UCB1 with
-availability counts, expands one new move, plays a short rollout with the
-basic policy and scores the position with a heuristic (exact at the end of a
-round). Rewards are kept per seat, so each node is judged by the seat that
-moves there.
+Each iteration deals the hidden cards anew (a determinization of the bot's view, as a
+compact `games.engine.fast.FastState`), walks one tree shared by all determinizations,
+choosing among the children whose moves are legal in this determinization by UCB1 with
+availability counts, expands one new move, plays a short rollout with the basic policy
+and scores the position with a heuristic (exact at the end of a round). Rewards are
+kept per seat, so each node is judged by the seat that moves there.
 
-Moves are restricted to a handful of candidates per position (see
-`candidates`), which keeps the tree narrow where the full move lists are huge.
+Moves are restricted to a handful of candidates per position (see `candidates`),
+which keeps the tree narrow where the full move lists are huge. Moves are the fast
+engine's tuples, which include the seat: automatic passes depend on hidden cards, so
+different seats can move at one node.
 """
 
 import time
 from math import exp, log, sqrt
 
-from games.engine.cards import RANK, REJECT_VALUE, SUIT
-from games.engine.state import BET, EXTEND, OPEN, OVER, RESPOND
+from games.engine.fast import (
+    ADD,
+    BET,
+    CHALLENGE,
+    DONE,
+    EXTEND,
+    OPEN,
+    OVER,
+    PASS,
+    PLACE,
+    REJECT,
+    RESPOND,
+    RV,
+    decode_move,
+)
 
-from .basic import basic_move, cheapest_rejection, keep_value
+from .fastbasic import SORT_KEY, cheapest_rejection, fast_basic_move
 
 UCB_C = 0.7
 ROLLOUT_DEPTH = 12
 EPSILON = 0.1
 
 
-def move_key(move: dict):
-    """A hashable name of a move; the seat is part of it because automatic passes
-    (which depend on hidden cards) can make different seats move at one node."""
-    kind, seat = move["move"], move["seat"]
-    if kind in ("challenge", "add"):
-        return (seat, kind, tuple(sorted(move["cards"])))
-    if kind == "reject":
-        return (seat, kind, tuple(tuple(p) for p in move["pairs"]))
-    if kind == "bet":
-        return (seat, kind, move["on"], move["value"])
-    return (seat, kind)
+def _canonical(m: tuple) -> tuple:
+    if m[0] == CHALLENGE or m[0] == ADD:
+        return (m[0], m[1], tuple(sorted(m[2])))
+    return m
 
 
-def candidates(state, seat: int) -> list:
-    """A few sensible moves of `seat`: the basic move first, then alternatives."""
-    base = basic_move(state, seat)
+def candidates(f, seat: int) -> list:
+    """A few sensible moves of `seat` (fast move tuples): the basic move first."""
+    base = _canonical(fast_basic_move(f, seat))
     moves = [base]
-    stage = state.stage
-    trump = state.trump
-    hand = state.hands[seat]
+    stage = f.stage
     if stage == OPEN:
+        key = SORT_KEY[f.trump].__getitem__
         by_rank: dict = {}
-        for c in hand:
-            by_rank.setdefault(RANK[c], []).append(c)
+        for c in f.hands[seat]:
+            by_rank.setdefault(c % 10, []).append(c)
         for cards in by_rank.values():
-            cards = sorted(cards, key=lambda c: (keep_value(c, trump), c))
-            moves.append({"seat": seat, "move": "challenge", "cards": cards[:1]})
-            if len(cards) > 1:
-                moves.append({"seat": seat, "move": "challenge",
-                              "cards": cards[:state.limit]})
+            if len(cards) == 1:
+                moves.append((CHALLENGE, seat, (cards[0],)))
+                continue
+            cards.sort(key=key)
+            moves.append((CHALLENGE, seat, (cards[0],)))
+            moves.append((CHALLENGE, seat, tuple(sorted(cards[:f.limit]))))
     elif stage == RESPOND:
-        moves.append({"seat": seat, "move": "pass"})
-        pairs, _ = cheapest_rejection(state, seat)
+        moves.append((PASS, seat, None))
+        pairs, _ = cheapest_rejection(f, seat)
         if pairs is not None:
-            moves.append({"seat": seat, "move": "reject", "pairs": pairs})
+            moves.append((REJECT, seat, pairs))
     elif stage == EXTEND:
-        moves.append({"seat": seat, "move": "done"})
-        room = state.limit - len(state.table_cards)
+        moves.append((DONE, seat, None))
+        room = f.limit - len(f.tc)
         if room > 0:
-            addable = sorted(set(state.addable(seat)), key=lambda c: (keep_value(c, trump), c))
-            for c in addable:
-                moves.append({"seat": seat, "move": "add", "cards": [c]})
-            everything = sorted(state.addable(seat), key=lambda c: (keep_value(c, trump), c))
-            if len(everything) > 1:
-                moves.append({"seat": seat, "move": "add", "cards": everything[:room]})
+            addable = f.addable(seat)
+            addable.sort(key=SORT_KEY[f.trump].__getitem__)
+            for c in sorted(set(addable)):
+                moves.append((ADD, seat, (c,)))
+            if len(addable) > 1:
+                moves.append((ADD, seat, tuple(sorted(addable[:room]))))
     elif stage == BET:
-        for on in range(state.n):
+        for on in range(f.n):
             if on != seat:
-                moves.append({"seat": seat, "move": "bet", "on": on, "value": 1})
-        moves.append({"seat": seat, "move": "bet", "on": base["on"], "value": 0})
-    seen, result = set(), []
-    for m in moves:
-        k = move_key(m)
-        if k not in seen:
-            seen.add(k)
-            result.append((k, m))
-    return result
+                moves.append((PLACE, seat, (on, 1)))
+        moves.append((PLACE, seat, (base[2][0], 0)))
+    return list(dict.fromkeys(moves))
 
 
-def _card_strength(card: str, trump: str) -> float:
-    if SUIT[card] == trump:
-        return 0.6 + 0.04 * (10 if RANK[card] == "F" else REJECT_VALUE[card])
-    if RANK[card] == "F":
+def _strength(c: int, t: int) -> float:
+    if c // 10 == t:
+        return 0.6 + 0.04 * (10 if c % 10 == 9 else RV[c])
+    if c % 10 == 9:
         return 0.3
-    return 0.03 * (REJECT_VALUE[card] - 5)
+    return 0.03 * (RV[c] - 5)
 
 
-def expected_totals(state) -> list:
+#: STRENGTH[trump][card]: how much a card lightens its hand (a hand's burden)
+STRENGTH = tuple(tuple(_strength(c, t) for c in range(30)) for t in range(3))
+
+
+def expected_totals(f) -> list:
     """Each seat's expected final score of this round (plus earlier rounds)."""
-    n = state.n
-    totals = state.scores
-    if state.stage == OVER:
+    n = f.n
+    totals = [f.bet_piles[s] + f.fscore[s] for s in range(n)]
+    if f.stage == OVER:
         return [float(t) for t in totals]
-    trump = state.trump
-    deck_left = len(state.deck) - state.deck_pos
+    strength = STRENGTH[f.trump]
+    deck_left = len(f.deck) - f.deck_pos
     burden = {}
     for s in range(n):
-        if state.out[s]:
+        if f.out[s]:
             continue
-        hand = state.hands[s]
+        hand = f.hands[s]
         size = len(hand)
-        b = size - sum(_card_strength(c, trump) for c in hand)
+        b = size - sum([strength[c] for c in hand])
         if deck_left > 0 and size < 5:
             b += (5 - size) * 0.8  # will draw cards of average worth
         burden[s] = b
     # table cards go to the target if it passed
-    if state.stage in (RESPOND, EXTEND) and state.passed and state.target in burden:
-        rejections = sum(r is not None for r in state.table_rejections)
-        burden[state.target] += 0.8 * (len(state.table_cards) + rejections)
-    order = sorted(burden, key=lambda s: burden[s])
-    stack = state.feather_stack
+    if (f.stage == RESPOND or f.stage == EXTEND) and f.passed and f.target in burden:
+        rejections = sum(1 for r in f.tr if r >= 0)
+        burden[f.target] += 0.8 * (len(f.tc) + rejections)
+    order = sorted(burden, key=burden.__getitem__)
+    stack = f.stack
     temp = 1.0 if deck_left == 0 else 0.5
-    weights = {s: exp(temp * (burden[s] - burden[order[-1]])) for s in order}
+    top = burden[order[-1]]
+    weights = {s: exp(temp * (burden[s] - top)) for s in order}
     wsum = sum(weights.values())
     lose = [0.0] * n
     result = [float(t) for t in totals]
@@ -126,8 +132,8 @@ def expected_totals(state) -> list:
         if rank < len(stack):
             # the feather its place suggests, hedged by its chance of losing
             result[s] += stack[rank] * (1.0 - lose[s])
-    for s, bet in enumerate(state.bets):
-        if bet is None or type(bet) is not tuple:
+    for s, bet in enumerate(f.bets):
+        if bet is None:
             continue
         on, value = bet
         value = 0.5 if value is None else value
@@ -136,16 +142,15 @@ def expected_totals(state) -> list:
     return result
 
 
-def evaluate(state) -> list:
+def evaluate(f) -> list:
     """Reward in [0, 1] per seat: winning the game, else leading the others."""
-    n = state.n
-    if state.finished:
-        ranking = state.ranking
+    n = f.n
+    if f.losers == 2:
         result = [0.0] * n
-        for place, s in enumerate(ranking):
-            result[s] = (1.0 if place == 0 else 0.0) * 0.8 + 0.2 * (n - 1 - place) / (n - 1)
+        for place, s in enumerate(f.ranking()):
+            result[s] = (0.8 if place == 0 else 0.0) + 0.2 * (n - 1 - place) / (n - 1)
         return result
-    totals = expected_totals(state)
+    totals = expected_totals(f)
     result = []
     for s in range(n):
         best_other = max(totals[o] for o in range(n) if o != s)
@@ -166,7 +171,7 @@ class Node:
 
 
 def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None) -> dict:
-    """The most visited root move after `iterations` or `budget_ms` of search."""
+    """The most visited root move (a RECORD.md move) after `iterations` or `budget_ms`."""
     root = Node()
     # stop a little early: the view, the sampler and the answer cost time too
     deadline = (None if budget_ms is None
@@ -176,58 +181,60 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
     started = time.perf_counter()
     done = 0
     root_moves = None
+    random_ = rng.random
     while True:
         if iterations is not None and done >= iterations:
             break
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        state = sampler.sample(rng)
+        f = sampler.sample_fast(rng)
         if root_moves is None:
-            root_moves = candidates(state, seat)
+            root_moves = candidates(f, seat)
             if len(root_moves) == 1:
-                return root_moves[0][1]
+                return decode_move(root_moves[0])
         node = root
         path = []
         # selection and expansion
-        while state.stage != OVER:
-            mover = state.waiting_on[0]
-            cands = root_moves if node is root else candidates(state, mover)
+        while f.stage != OVER:
+            mover = f.mover()
+            cands = root_moves if node is root else candidates(f, mover)
+            children = node.children
             untried = []
-            best, best_score = None, -1.0
-            for key, move in cands:
-                child = node.children.get(key)
+            for m in cands:
+                child = children.get(m)
                 if child is None:
-                    untried.append((key, move))
-                    continue
-                child.avail += 1
+                    untried.append(m)
+                else:
+                    child.avail += 1
             if untried:
-                key, move = untried[0] if not path and not node.children else \
+                m = untried[0] if not path and not children else \
                     untried[rng.randrange(len(untried))]
-                child = Node(move, mover)
-                node.children[key] = child
-                state.apply(move)
+                child = Node(m, mover)
+                children[m] = child
+                f.apply(m)
                 path.append(child)
                 break
-            for key, _move in cands:
-                child = node.children[key]
+            best, best_score = None, -1.0
+            for m in cands:
+                child = children[m]
                 score = child.total / child.visits + UCB_C * sqrt(log(child.avail) / child.visits)
                 if score > best_score:
                     best, best_score = child, score
-            state.apply(best.move)
+            f.apply(best.move)
             path.append(best)
             node = best
         # rollout
         depth = 0
-        while state.stage != OVER and depth < ROLLOUT_DEPTH:
-            mover = state.waiting_on[0]
-            if rng.random() < EPSILON:
-                cands = candidates(state, mover)
-                move = cands[rng.randrange(len(cands))][1]
+        while f.stage != OVER and depth < ROLLOUT_DEPTH:
+            mover = f.mover()
+            if random_() < EPSILON:
+                cands = candidates(f, mover)
+                m = cands[rng.randrange(len(cands))]
             else:
-                move = basic_move(state, mover)
-            state.apply(move)
+                m = fast_basic_move(f, mover)
+            f.apply(m)
             depth += 1
-        reward = evaluate(state)
+        reward = evaluate(f)
         for child in path:
             child.visits += 1
             child.total += reward[child.mover]
@@ -236,4 +243,4 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
         stats["iterations"] = stats.get("iterations", 0) + done
         stats["search_seconds"] = stats.get("search_seconds", 0.0) + time.perf_counter() - started
     best = max(root.children.values(), key=lambda c: (c.visits, c.total))
-    return best.move
+    return decode_move(best.move)

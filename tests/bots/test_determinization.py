@@ -48,3 +48,17 @@ def test_determinized_games_play_on_to_the_end_of_the_round(sample_positions):
         while det.stage != "over" and steps < 2000:
             det.apply(random_move(det, rng))
             steps += 1
+
+
+def test_fast_determinizations_deal_like_the_reference_ones(sample_positions):
+    from games.bots.determinize import Sampler
+    from games.engine.fast import FastState
+
+    for state in sample_positions[::7]:
+        seat = state.waiting_on[0]
+        sampler = Sampler(view(state, seat), seat)
+        for seed in range(3):
+            ref = FastState.from_state(sampler.sample(random.Random(seed)))
+            fast = sampler.sample_fast(random.Random(seed))
+            for name in FastState.__slots__:
+                assert getattr(fast, name) == getattr(ref, name), name

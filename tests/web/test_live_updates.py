@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from accounts.services import api_token_create, api_token_revoke
 from blaze_site.asgi import application
-from games import broadcast, consumers, messages, services
+from games import services
+from games.live import broadcast, consumers, messages
 from games.models import Game
 from games.selectors import game_state, view_build
 from tests.conftest import make_user

@@ -13,9 +13,9 @@ from django.conf import settings as django_settings
 
 from accounts.services import api_token_create
 from blaze_site.asgi import application
-from correspondence.models import Notification
 from games import services
 from games.models import Game
+from notifications.models import Notification
 from tests.conftest import make_user
 from tests.games_helpers import random_legal_move
 
