@@ -76,6 +76,9 @@ class GameView(BaseModel):
         None, description="seats best first as the site counts them: the ranking, with "
         "players who left the game last (ratings and tournaments use this)")
     options: dict[str, Any] | None = Field(None, description="only when the game waits on you")
+    rematch: int | None = Field(
+        None, description="a finished game's next game at the same table, once someone "
+        "asked to play again (POST /games/{id}/again on the site)")
 
 
 def _whole_number(value):

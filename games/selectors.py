@@ -311,9 +311,12 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         alike[language] = _alike_parts(game, seats, state, clocks, engine_part)
     game_part, seat_list = alike[language]
     plays = seat_played(seats, you)
-    result = view(state, plays, engine_part) if state is not None else {
-        **_EMPTY_VIEW, "hand": [] if plays is not None else None,
-    }
+    seen = ("seat", plays)  # a seat's cards and options are alike in every language
+    if seen not in alike:
+        alike[seen] = view(state, plays, engine_part) if state is not None else {
+            **_EMPTY_VIEW, "hand": [] if plays is not None else None,
+        }
+    result = dict(alike[seen])
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
@@ -321,12 +324,21 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
         result["waiting_on"] = []
         result.pop("options", None)
     result["you"] = you
+    if "rematch" not in alike:  # the table's next game ("Play again"), once it exists
+        alike["rematch"] = _rematch_id(game)
+    result["rematch"] = alike["rematch"]
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
     result["log"] = lines_for([(game.seq, last_events)], seat_list, plays, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
+
+
+def _rematch_id(game: Game) -> int | None:
+    if game.status not in (Game.FINISHED, Game.ABORTED) or game.imported:
+        return None
+    return Game.objects.filter(rematch_of_id=game.pk).values_list("pk", flat=True).first()
 
 
 def _alike_parts(game: Game, seats: list[Seat], state: State | None, clocks: dict,

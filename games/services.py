@@ -10,8 +10,9 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from lib import rows
@@ -313,9 +314,23 @@ def game_again(*, game_id: int, user) -> Game:
         if 1 + len(bots) == game.players:
             _start(game)
         transaction.on_commit(lambda: _after_change(game.pk, game.seq))
-        # the old table's page learns of the new game (its "Join the next game" link)
+        # the old table's page learns of the new game (its "Join the next game" link) and
+        # the other people of the table are told, in the site and by mail as they chose
         transaction.on_commit(lambda: _after_change(old.pk, old.seq, queue_bots=False))
+        _rematch_offer(old, game, user)
     return game
+
+
+def _rematch_offer(old: Game, game: Game, by) -> None:
+    page = settings.SITE_URL.rstrip("/") + reverse("game_table", args=[game.pk])
+    others = old.seats.filter(user__isnull=False, user__is_bot=False).exclude(user=by)
+    for seat in others.select_related("user"):
+        events.player_notice.send(
+            user=seat.user, game=game, kind="rematch", key=f"rematch:{game.pk}:{seat.user_id}",
+            subject=gettext_lazy("%(name)s wants to play again"),
+            text=gettext_lazy("%(name)s started the next game of table %(old)s: join it at "
+                              "%(page)s"),
+            params={"name": by.username, "old": old.pk, "page": page})
 
 
 def _seat_next(game: Game, **seat_fields) -> None:

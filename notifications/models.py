@@ -11,12 +11,15 @@ class Notification(models.Model):
     """Something to tell a player, in the site and maybe by email. `key` names the event,
     so whatever creates a notification twice creates it once."""
 
-    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT = (
-        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament",
+    YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT, REMATCH = (
+        "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament", "rematch",
     )
+    INVITATION, WARNING = "invitation", "warning"  # social's, through player_notice
     # Apps above games send theirs through games.events.player_notice (clocks: your_turn,
-    # almost_out, timeout; tournaments: tournament).
-    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT]
+    # almost_out, timeout; tournaments: tournament); games sends rematch (a table's next
+    # game that someone started with "Play again").
+    KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT, REMATCH,
+             INVITATION, WARNING]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -125,6 +125,11 @@ export function tablePage(root) {
     const over = view.status === "finished" || view.status === "aborted";
     const justOver = over && $("after-game").hidden;
     $("after-game").hidden = !over;
+    if (over && view.rematch && !$("rematch-link")) {  // someone asked to play again
+      const link = el("a", { class: "button", id: "rematch-link", href: `/games/${view.rematch}/` },
+        gettext("Join the next game"));
+      root.querySelector(".after-game__actions").prepend(link);
+    }
     if (over) $("round-summary").hidden = true;
     const resign = $("resign");
     if (resign) {
