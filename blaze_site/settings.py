@@ -132,7 +132,7 @@ else:
 # A connection is tried before it is used again (the pool's check_connection, or Django's
 # check of a persistent one): one that died with the server (a PostgreSQL restart) is
 # replaced instead of failing a request.
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_HEALTH_CHECKS", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

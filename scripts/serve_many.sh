@@ -3,7 +3,7 @@
 # queue of the site (bots, clocks, mail, the rest) and one beat on this checkout, logs in
 # .run/; Ctrl-C (or SIGTERM) stops them all. Worker and beat run under scripts/supervise.py,
 # which starts them again if they exit (a Redis restart can end a worker). Used for the load
-# benchmark (README.md, "Live play"); in production run one daphne per core behind nginx.
+# benchmark (docs/live-play.md); in production run one daphne per core behind nginx.
 #   scripts/serve_many.sh 2 8300     # daphne on :8301 and :8302
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ for i in $(seq 1 "$N"); do
   pids+=($!)
   echo "daphne :$port pid $! (log $RUN/daphne-$port.log)"
 done
-# No -Q: the worker reads every queue in CELERY_TASK_QUEUES (blaze_site/queues.py).
+# No -Q: the worker reads every queue in CELERY_TASK_QUEUES (lib/queues.py).
 $PY scripts/supervise.py -- .venv/bin/celery -A blaze_site worker -l warning \
   --concurrency "${CELERY_CONCURRENCY:-2}" >"$RUN/celery.log" 2>&1 &
 pids+=($!)

@@ -131,3 +131,35 @@ def test_the_orm_pieces_the_hand_written_sql_uses_are_there():
     assert isinstance(connection.ops.get_db_converters(col), list)
     assert isinstance(col.get_db_converters(connection), list)
     assert callable(Move.from_db)
+
+
+def test_ready_views_skip_channels_connection_clean_up_and_other_messages_keep_it(monkeypatch):
+    import asyncio
+
+    import channels.consumer
+
+    from games.live import messages
+    from games.live.consumers import GameConsumer
+
+    hops, handled = [], []
+
+    async def clean_up():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", clean_up)
+    consumer = GameConsumer()
+
+    async def record(event):
+        handled.append(event["type"])
+
+    consumer.game_views = consumer.game_deliver = consumer.auth_revoked = record
+
+    async def go():
+        await consumer.dispatch({"type": messages.GAME_VIEWS})
+        await consumer.dispatch({"type": messages.GAME_DELIVER})
+        assert hops == []  # straight to the handlers: no thread hop
+        await consumer.dispatch({"type": "auth.revoked"})  # channels' own dispatch
+        assert hops == [1]
+
+    asyncio.run(go())
+    assert handled == [messages.GAME_VIEWS, messages.GAME_DELIVER, "auth.revoked"]
