@@ -20,8 +20,9 @@ from .determinize import Sampler, determinize
 from .ismcts import bet_by_rollouts, search
 from .rollout import rollout_search
 
-#: tuning switch: "rollout" or "ismcts"
-SEARCH = "rollout"
+#: the strong bot's search: "ismcts" (games/bots/ismcts.py) or "rollout" (rollout.py, which
+#: models every other seat as the basic bot and lost to the first strong bot: docs/bots.md)
+SEARCH = "ismcts"
 
 LEVELS = ("random", "basic", "strong")
 DEFAULT_BUDGET_MS = 1000
