@@ -5,16 +5,41 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .names import username_mixes_lookalike_scripts, username_normalize, username_skeleton
+from .names import (
+    ASCII_FOLD,
+    username_folded,
+    username_mixes_lookalike_scripts,
+    username_normalize,
+)
 
 BOT_NAME_PREFIX = "bot-"
 GUEST_NAME_PREFIX = "guest-"
 
 
+def _folded_column():
+    """lower(username) with ASCII_FOLD applied, in the database (names already stored
+    passed the script checks, so their ASCII is what may look alike)."""
+    from django.db.models import Value
+    from django.db.models.functions import Lower, Replace
+
+    column = Lower("username")
+    for plain, folded in ASCII_FOLD.items():
+        column = Replace(column, Value(plain), Value(folded))
+    return column
+
+
+def username_lookalike_taken(username: str) -> bool:
+    """Another account's name reads like this one (not merely the same name in another
+    case: allauth says "taken" for that)."""
+    folded = username_folded(username)
+    return (get_user_model().objects.annotate(folded=_folded_column())
+            .filter(folded=folded).exclude(username__iexact=username).exists())
+
+
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username, shallow=False):
         username = username_normalize(username)
-        skeleton = username_skeleton(username)
+        skeleton = username_folded(username)
         # "bot-…" names belong to the house bots; people must not pass for one.
         if skeleton.startswith(BOT_NAME_PREFIX):
             message = _("Usernames starting with “%(prefix)s” are for bots.")
@@ -27,8 +52,10 @@ class AccountAdapter(DefaultAccountAdapter):
         if username_mixes_lookalike_scripts(username):
             raise ValidationError(_("This name mixes look-alike letters of different "
                                     "alphabets: write it in one alphabet."))
-        if not shallow and skeleton != username.casefold() and \
-                get_user_model().objects.filter(username__iexact=skeleton).exists():
+        reserved = {username_folded(n) for n in settings.ACCOUNT_USERNAME_BLACKLIST}
+        if skeleton in reserved:
+            raise ValidationError(_("This name is reserved: choose another."))
+        if not shallow and username_lookalike_taken(username):
             raise ValidationError(_("This name looks like another player's name."))
         return super().clean_username(username, shallow=shallow)
 

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -19,7 +20,7 @@ class User(AbstractUser):
         DIGEST = "digest", _("In a daily digest")
         NEVER = "never", _("Never")
 
-    is_bot = models.BooleanField(default=False)
+    is_bot = models.BooleanField(default=False)  # indexed where true (Meta): a few rows
     # A temporary account made by "Play against bots": unrated, no tournaments, removed
     # when unused, and claimable (accounts.services.guest_claim keeps its games).
     is_guest = models.BooleanField(default=False)
@@ -34,6 +35,21 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            # "Ann" and "ann" are one name: two sign-ups or claims at once cannot both
+            # take it (the forms check first; this closes the race between them).
+            models.UniqueConstraint(Lower("username"), name="user_username_unique_casefree"),
+        ]
+        # Partial: bots and guests are found among every user (each finished game looks
+        # the bots up; the guest clean-up its guests) without a scan of the table.
+        indexes = [
+            models.Index(fields=["id"], condition=models.Q(is_bot=True), name="user_bots"),
+            models.Index(fields=["date_joined"], condition=models.Q(is_guest=True),
+                         name="user_guests"),
+        ]
 
     def __str__(self) -> str:
         return self.username

@@ -24,6 +24,18 @@ def username_skeleton(name: str) -> str:
     return "".join(swap.get(c, c) for c in name).casefold()
 
 
+# ASCII that reads alike: digits for letters, and the separators. Applied after the
+# skeleton, so "b0t_strong" and "bot-str0ng" read "bot-strong".
+ASCII_FOLD = {"0": "o", "1": "l", "i": "l", "|": "l", "_": "-", ".": "-"}
+_FOLD_TABLE = str.maketrans(ASCII_FOLD)
+
+
+def username_folded(name: str) -> str:
+    """The name as it reads: its skeleton with ASCII look-alikes made one. Two names that
+    fold alike are one name to a reader."""
+    return username_skeleton(name).translate(_FOLD_TABLE)
+
+
 def username_mixes_lookalike_scripts(name: str) -> bool:
     """Letters of several scripts that look alike (Latin "b" with a Cyrillic "о")."""
     return bool(confusables.is_dangerous(name))

@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from . import token_cache
@@ -112,6 +113,7 @@ def bots_create() -> list:
 GUEST_PREFIX = "guest-"
 # An unused guest (no seat at any table) is removed after this long.
 GUEST_UNUSED_AFTER = timedelta(days=1)
+GUEST_REMOVE_BATCH = 500
 
 
 class GuestLimit(Exception):
@@ -122,9 +124,10 @@ class GuestLimit(Exception):
         self.retry_after = retry_after
 
 
-def guest_create(*, ip: str):
+def guest_create(*, ip: str, language: str = ""):
     """A real, temporary account for someone without one; rate-limited per address in the
-    shared cache (GUEST_CREATE_PER_HOUR)."""
+    shared cache (GUEST_CREATE_PER_HOUR). `language`: the page's, kept so that live
+    updates and notices speak it too."""
     from django.conf import settings
     from django.core.cache import cache
 
@@ -143,22 +146,35 @@ def guest_create(*, ip: str):
         username = GUEST_PREFIX + secrets.token_hex(3)
         if not User.objects.filter(username=username).exists():
             break
-    user = User.objects.create(username=username, is_guest=True)
+    languages = dict(settings.LANGUAGES)
+    user = User.objects.create(username=username, is_guest=True,
+                               language=language if language in languages else "")
     user.set_unusable_password()
     user.save(update_fields=["password"])
     return user
 
 
+class UsernameTaken(ValueError):
+    """Someone took the name (in any case) between the form's check and the write."""
+
+
 def guest_claim(*, user, username: str, email: str, password: str):
     """Turn a guest into a full account in place, so its games stay its own. The caller
-    validated the fields (accounts.forms.GuestClaimForm)."""
+    validated the fields (accounts.forms.GuestClaimForm); a claim racing another for the
+    same name (in any case) raises UsernameTaken and changes nothing."""
     if not user.is_guest:
         raise ValueError("only a guest account can be claimed")
+    before = (user.username, user.email, user.password, user.is_guest)
     user.username = username
     user.email = email
     user.set_password(password)
     user.is_guest = False
-    user.save(update_fields=["username", "email", "password", "is_guest"])
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username", "email", "password", "is_guest"])
+    except IntegrityError:
+        user.username, user.email, user.password, user.is_guest = before
+        raise UsernameTaken(username) from None
     return user
 
 
@@ -166,11 +182,15 @@ def guests_remove_unused(*, now=None) -> int:
     """Delete guests that never took a seat and are older than GUEST_UNUSED_AFTER; returns
     how many. Guests with games are kept: their seats belong to those games' records."""
     now = now or timezone.now()
-    unused = get_user_model().objects.filter(
-        is_guest=True, date_joined__lt=now - GUEST_UNUSED_AFTER, seats__isnull=True,
-    )
+    User = get_user_model()
+    Seat = User.seats.rel.related_model  # games' seats, through the relation: no import up
+    # The guests (partial index user_guests), each checked for a seat by the seats' user
+    # index: never a scan of every seat. A batch a run: the hourly job catches up.
+    unused = User.objects.filter(
+        is_guest=True, date_joined__lt=now - GUEST_UNUSED_AFTER,
+    ).filter(~Exists(Seat.objects.filter(user=OuterRef("pk")))).order_by("date_joined")
     deleted = 0
-    for user in unused:
+    for user in unused[:GUEST_REMOVE_BATCH]:
         user.delete()
         deleted += 1
     return deleted

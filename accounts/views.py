@@ -10,7 +10,13 @@ from django.views.i18n import set_language
 
 from .forms import GuestClaimForm, SettingsForm, TokenCreateForm
 from .middleware import accept_language
-from .services import api_token_create, api_token_revoke, guest_claim, user_language_set
+from .services import (
+    UsernameTaken,
+    api_token_create,
+    api_token_revoke,
+    guest_claim,
+    user_language_set,
+)
 
 
 @login_required
@@ -75,9 +81,13 @@ def guest_claim_page(request):
     if request.method == "POST" and form.is_valid():
         from allauth.account.models import EmailAddress
 
-        user = guest_claim(user=request.user, username=form.cleaned_data["username"],
-                           email=form.cleaned_data["email"],
-                           password=form.cleaned_data["password1"])
+        try:
+            user = guest_claim(user=request.user, username=form.cleaned_data["username"],
+                               email=form.cleaned_data["email"],
+                               password=form.cleaned_data["password1"])
+        except UsernameTaken:
+            form.add_error("username", _("Someone has just taken this name: choose another."))
+            return render(request, "accounts/guest_claim.html", {"form": form})
         update_session_auth_hash(request, user)
         EmailAddress.objects.add_email(request, user, user.email, confirm=True)
         messages.success(request, _("Welcome, %(name)s: your games are yours. Check your mail "

@@ -12,11 +12,12 @@ from ninja.errors import HttpError, ValidationError
 from accounts.api_auth import api_auth
 from games.api import game_error_response
 from games.api import router as games_router
-from games.refusals import Refused
+from games.errors import Refused
+from lib.ratelimits import RateLimited
+from social.api import router as social_router
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
-from .ratelimits import RateLimited
 
 api = TruthfulNinjaAPI(
     title="Blaze API",
@@ -75,3 +76,4 @@ api.add_exception_handler(RateLimited, _rate_limited)
 api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)
+api.add_router("/", social_router)

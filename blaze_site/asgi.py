@@ -9,16 +9,15 @@ django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
 
 from django.conf import settings  # noqa: E402
 
-from .asgi_handler import SyncChainASGIHandler  # noqa: E402
+from .http_threads import ThreadedWSGIHandler  # noqa: E402
 
 # the threads that serve HTTP requests (no limit at the gate: as many as a busy site uses)
-django_asgi_app = SyncChainASGIHandler(settings.WEB_SYNC_THREADS or 32,
-                                       settings.PROGRAM_MIDDLEWARE)
+django_asgi_app = ThreadedWSGIHandler(settings.WEB_SYNC_THREADS or 32)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 
-from games.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
+from games.live.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
 
 from .body_limit import BodyLimitMiddleware  # noqa: E402
 from .daphne_sockets import DropSendsWhileClosing  # noqa: E402
@@ -54,9 +53,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-from .daphne_requests import install as daphne_requests_install  # noqa: E402
 from .gc_tuning import tune  # noqa: E402
-
-daphne_requests_install()
 
 tune(settings.WEB_GC_GEN0_THRESHOLD)  # last: everything made at start-up is frozen

@@ -12,10 +12,9 @@ from http import HTTPStatus
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
-from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from .ratelimits import RateLimited
+from lib.ratelimits import RateLimited, too_many_json, too_many_page
 
 log = logging.getLogger(__name__)
 
@@ -26,19 +25,6 @@ ALLAUTH_RETRY_AFTER = 60
 
 def is_api(request) -> bool:
     return request.path.startswith(API_PREFIX)
-
-
-def too_many_page(request, message: str, retry_after: int):
-    response = render(request, "429.html", {"message": message, "retry_after": retry_after},
-                      status=429)
-    response["Retry-After"] = str(retry_after)
-    return response
-
-
-def too_many_json(message: str, retry_after: int) -> JsonResponse:
-    response = JsonResponse({"error": message}, status=429)
-    response["Retry-After"] = str(retry_after)
-    return response
 
 
 def handler429(request, exception=None):

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from games.consumers import GameConsumer
-from games.ws_auth import TokenAuthMiddleware
+from games.live.consumers import GameConsumer
+from games.live.ws_auth import TokenAuthMiddleware
 
 websocket_urlpatterns: list = [
     path("ws/games/<int:game_id>/", TokenAuthMiddleware(GameConsumer.as_asgi())),

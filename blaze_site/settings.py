@@ -1,4 +1,4 @@
-"""Settings for Blaze online, read from the environment (see README.md, "Configuration").
+"""Settings for Blaze online, read from the environment (docs/configuration.md).
 
 BLAZE_ENV=production (or DJANGO_SETTINGS_MODULE=blaze_site.settings_prod) turns on the
 secure defaults; the development defaults (SQLite, console email) are only for a first run.
@@ -10,7 +10,9 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from . import COMMAND, COMPUTE_ONLY_COMMANDS, SERVES, queues
+from lib import queues
+
+from . import COMMAND, COMPUTE_ONLY_COMMANDS, SERVES
 from .env import env, env_bool, env_choice, env_db, env_email, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -64,8 +66,10 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
-    "correspondence",
+    "clocks",  # app label "correspondence" (its tables and migrations)
+    "notifications",
     "tournaments",
+    "social",
     "ops",
 ]
 if COMMAND in COMPUTE_ONLY_COMMANDS:
@@ -91,23 +95,6 @@ MIDDLEWARE = [
     "accounts.middleware.UserTimezoneMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
 ]
-
-# Requests under /api/ that carry an Authorization header (programs) pass only these:
-# the browser's (session, CSRF, the session's user, messages, allauth, staff two-factor,
-# time zone, static files) do nothing for them but cost CPU on every move
-# (blaze_site/asgi_handler.py). The answers are the same but for `Vary: Cookie`.
-PROGRAM_MIDDLEWARE = [m for m in MIDDLEWARE if m not in {
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "allauth.account.middleware.AccountMiddleware",
-    "accounts.staff_mfa.StaffTwoFactorMiddleware",
-    "accounts.middleware.UserTimezoneMiddleware",
-}]
-PROGRAM_MIDDLEWARE.insert(PROGRAM_MIDDLEWARE.index("django.middleware.locale.LocaleMiddleware"),
-                          "blaze_site.asgi_handler.AnonymousUntilAuthenticated")
 
 ROOT_URLCONF = "blaze_site.urls"
 ASGI_APPLICATION = "blaze_site.asgi.application"
@@ -141,6 +128,10 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 
         "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE, "timeout": 20}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+# A connection is tried before it is used again (the pool's check_connection, or Django's
+# check of a persistent one): one that died with the server (a PostgreSQL restart) is
+# replaced instead of failing a request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -173,8 +164,8 @@ ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "blaze", "api", "system"]
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Blaze online"
 # Behind a reverse proxy every request comes from the proxy's address: the client's is in
-# X-Forwarded-For (README "Behind a proxy"). Login, sign-up and password-reset limits and
-# the site's per-address limits read the client's address the same way (allauth's).
+# X-Forwarded-For (docs/deployment.md, "Behind a proxy"). Login, sign-up and password-reset
+# limits and the site's per-address limits read the client's address the same way.
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("ALLAUTH_TRUSTED_CLIENT_IP_HEADER", default="") or None
 if not 0 <= ALLAUTH_TRUSTED_PROXY_COUNT <= 5:
@@ -214,7 +205,7 @@ REDIS_URL = env_url("REDIS_URL", default="redis://127.0.0.1:6379/0", schemes={"r
 BLAZE_INMEMORY = env_bool("BLAZE_INMEMORY", default=False)
 CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
 # "pubsub" (RedisPubSubChannelLayer) or "lists" (channels-redis's RedisChannelLayer, with a
-# pool that waits): README.md, "Live play", has the measurements behind the default.
+# pool that waits): docs/live-play.md has the measurements behind the default.
 CHANNEL_LAYER_KIND = env_choice("CHANNEL_LAYER_KIND", "pubsub", {"pubsub", "lists"})
 if BLAZE_INMEMORY:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -242,7 +233,7 @@ CELERY_TASK_ALWAYS_EAGER = BLAZE_INMEMORY or env_bool("CELERY_TASK_ALWAYS_EAGER"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
-# Bot turns, clocks and mail each on a queue of their own (blaze_site/queues.py); a bare
+# Bot turns, clocks and mail each on a queue of their own (lib/queues.py); a bare
 # `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
 # Each queue its own exchange and routing key: a bare Queue(name) would bind every queue
 # to the default routing key, and a task sent to one would land in all of them.
@@ -274,18 +265,28 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_BROKER_VISIBILIT
 BLAZE_WATCHDOG_SECONDS = env.float("BLAZE_WATCHDOG_SECONDS", default=5.0)
 if not 1 <= BLAZE_WATCHDOG_SECONDS <= 60:
     raise ImproperlyConfigured("BLAZE_WATCHDOG_SECONDS must be from 1 to 60.")
+# Beat sends a heartbeat task this often; /healthz counts a part dead after three missed.
+BLAZE_HEARTBEAT_SECONDS = env.float("BLAZE_HEARTBEAT_SECONDS", default=10.0)
+if not 1 <= BLAZE_HEARTBEAT_SECONDS <= 300:
+    raise ImproperlyConfigured("BLAZE_HEARTBEAT_SECONDS must be from 1 to 300.")
 CELERY_BEAT_SCHEDULE: dict = {
     # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
     # correspondence clocks, and live ones whose deadline check was lost.
-    "clocks-sweep": {"task": "correspondence.tasks.clocks_sweep",
+    "clocks-sweep": {"task": "clocks.tasks.clocks_sweep",
                      "schedule": BLAZE_WATCHDOG_SECONDS},
     "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
-    "send-digests": {"task": "correspondence.tasks.send_digests", "schedule": 3600.0},
+    "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 3600.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
+    # /healthz: a worker and beat are alive (ops.heartbeat).
+    "heartbeat": {"task": "ops.tasks.heartbeat", "schedule": BLAZE_HEARTBEAT_SECONDS},
+    # Expired sessions (their table only grows otherwise).
+    "sessions-clear": {"task": "accounts.tasks.sessions_clear", "schedule": 86400.0},
     # Guests ("Play against bots" without an account) that never sat down.
     "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
+    # Invitations to a table that nobody answered in time.
+    "invitations-expire": {"task": "social.tasks.invitations_expire", "schedule": 300.0},
 }
 # A bot's pause before it moves in a live game (0 in tests).
 # How long the strong bot searches per decision.
@@ -312,8 +313,8 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # Sites sharing one Redis keep their keys apart, as their channel groups.
 CACHES["default"].setdefault("KEY_PREFIX", CHANNEL_LAYER_PREFIX)
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-    # one pool per process, not per request (blaze_site/redis_cache.py)
-    CACHES["default"]["BACKEND"] = "blaze_site.redis_cache.SharedPoolRedisCache"
+    # one pool per process, not per request (lib/redis_cache.py)
+    CACHES["default"]["BACKEND"] = "lib.redis_cache.SharedPoolRedisCache"
 
 # The site speaks English, Japanese and Spanish: the account's `language`, else the
 # language switch's cookie, else Accept-Language, else English (accounts/middleware.py).
@@ -365,7 +366,7 @@ CONTENT_SECURITY_POLICY = {
 # proxy cache: account pages (new API tokens, two-factor codes), the API, game tables.
 BLAZE_NO_STORE_PREFIXES = ["/account/", "/api/", "/games/"]
 
-# ---- abuse limits: request sizes, quotas and rate limits (README "Limits") ---------------
+# ---- abuse limits: request sizes, quotas, rate limits (docs/deployment.md) ----
 # A record is at most this many bytes (the API's import body, the page's upload or paste).
 BLAZE_MAX_RECORD_BYTES = env.int("BLAZE_MAX_RECORD_BYTES", default=1_000_000)
 # Any request body: a record plus room for a multipart form around it. Bigger bodies are
@@ -374,6 +375,9 @@ BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_
 # HTTP requests of one web process running Django's synchronous code at once; the rest
 # wait in the event loop (blaze_site/sync_gate.py). 0: no limit (a thread each).
 WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=2)
+# A socket's handshake reads are skipped past this: the web server has dropped it by then.
+# daphne's --websocket_connect_timeout default (docs/upgrades.md).
+WS_HANDSHAKE_SECONDS = env.float("WS_HANDSHAKE_SECONDS", default=5.0)
 # The web process's garbage collector: start-up objects frozen, the first generation
 # collected every this many allocations (blaze_site/gc_tuning.py); 0: Python's defaults.
 WEB_GC_GEN0_THRESHOLD = env.int("WEB_GC_GEN0_THRESHOLD", default=10_000)
@@ -401,7 +405,16 @@ for _name in ("BLAZE_MAX_RECORD_BYTES", "BLAZE_MAX_BODY_BYTES", "BLAZE_REPLAY_PA
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"{_name} must be a positive number.")
 RATELIMIT_USE_CACHE = "default"
-RATELIMIT_IP_META_KEY = "blaze_site.ratelimits.client_ip"
+# Table talk: at most this many messages of one player at one table in this many seconds.
+SOCIAL_CHAT_RATE = (env.int("SOCIAL_CHAT_RATE_COUNT", default=8),
+                    env.int("SOCIAL_CHAT_RATE_SECONDS", default=30))
+if SOCIAL_CHAT_RATE[0] < 1 or SOCIAL_CHAT_RATE[1] < 1:
+    raise ImproperlyConfigured("SOCIAL_CHAT_RATE_COUNT and _SECONDS must be positive.")
+# An invitation to a table not answered within this many minutes expires.
+SOCIAL_CHALLENGE_MINUTES = env.int("SOCIAL_CHALLENGE_MINUTES", default=60)
+if SOCIAL_CHALLENGE_MINUTES < 1:
+    raise ImproperlyConfigured("SOCIAL_CHALLENGE_MINUTES must be positive.")
+RATELIMIT_IP_META_KEY = "lib.ratelimits.client_ip"
 # django-ratelimit warns about Django's own RedisCache, which does increment atomically.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 if not PRODUCTION:

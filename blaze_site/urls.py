@@ -24,7 +24,9 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
-    path("", include("correspondence.urls")),
+    path("", include("clocks.urls")),  # vacations
+    path("", include("notifications.urls")),
+    path("", include("social.urls")),  # /friends/, /staff/reports/
     path("", include("ops.urls")),  # /healthz, /staff/status/
     path("account/", include("allauth.urls")),
 ]

@@ -9,12 +9,13 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
-from blaze_site.ratelimits import rate_limit_check
+from lib.ratelimits import rate_limit_check
 
 from . import services
+from .errors import Refused
 from .models import Game
-from .refusals import Refused
 from .selectors import (
+    GameAndSeats,
     game_and_seats,
     game_list_for_user,
     game_list_open,
@@ -107,7 +108,7 @@ class GameCreateIn(StrictIn):
     private: StrictBool = False
     time_control: dict[str, Any] | None = Field(
         None, description='{"kind": "live", "minutes": 10} or {"kind": "correspondence", '
-                          '"days": 3} (README "Time controls"; 400 for other values)'
+                          '"days": 3} (docs/operations.md, time controls; 400 for other values)'
     )
 
 
@@ -199,7 +200,7 @@ RECORD_SCHEMA = {
 }
 
 
-def _watched(request: HttpRequest, game_id: int, invite: str = "") -> tuple[Game, list]:
+def _watched(request: HttpRequest, game_id: int, invite: str = "") -> GameAndSeats:
     """The game and its seats if this user may watch it (games.visibility); else 404, as
     if missing. One statement (games.selectors.game_and_seats): clients read a game after
     every missed view."""
@@ -265,8 +266,8 @@ def game_import(request: HttpRequest):
 @router.get("/{int:game_id}", response={200: GameView, 404: ErrorOut},
              exclude_unset=True, summary="My view")
 def game_detail(request: HttpRequest, game_id: int, invite: str = ""):
-    game, seats = _watched(request, game_id, invite)
-    return game_view_for(game, request.auth, seats)
+    found = _watched(request, game_id, invite)
+    return game_view_for(found[0], request.auth, found[1], log_tail=found.log_tail)
 
 
 @router.post("/{int:game_id}/join", response={200: GameView, 403: ErrorOut, 404: ErrorOut},

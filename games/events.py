@@ -18,7 +18,9 @@ Listeners run in ascending `order` (then by name), whatever the order the apps l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 
@@ -97,12 +99,58 @@ game_ended = Event("game_ended", ("game", "reason"))
 EVENTS = (game_started, move_played, game_ended)
 
 # News for one player from an app above games that has no way to reach them itself (e.g. a
-# tournament table is ready). correspondence delivers it through its one `notify`: the
-# in-site copy, the mail, the player's preferences, language and time zone. `game` may be
-# None; `key` names the event (one notice per key); `text` and `subject` are lazy strings
-# (or functions writing them) filled with `params` in the recipient's language.
+# correspondence clock started: your turn; a tournament table is ready). The notifications
+# app delivers it through its one `notify`: the in-site copy, the mail and push, the
+# player's preferences, language and time zone. `game` may be None; `kind` is one of
+# NOTICE_KINDS; `key` names the event (one notice per key); `text` and `subject` are lazy
+# strings (or functions writing them) filled with `params` in the recipient's language.
 player_notice = Event("player_notice", ("user", "game", "kind", "key", "subject", "text",
                                         "params"))
+
+# The kinds of player_notice, and who sends them.
+YOUR_TURN = "your_turn"  # clocks: a correspondence clock started for this player
+ALMOST_OUT = "almost_out"  # clocks: the last fifth of a correspondence clock
+TIMEOUT = "timeout"  # clocks: the bot moved for a player out of time, or took the seat
+TOURNAMENT = "tournament"  # tournaments: news of a tournament (a table is ready)
+INVITATION = "invitation"  # social: an invitation to a table, its decline, its start
+WARNING = "warning"  # social: staff warn a player after a report
+NOTICE_KINDS = (YOUR_TURN, ALMOST_OUT, TIMEOUT, TOURNAMENT, INVITATION, WARNING)
+
+
+# ---- what one write's listeners leave for the views built later in the same write ---------
+
+_notes: ContextVar[dict | None] = ContextVar("blaze_write_notes", default=None)
+
+
+@contextmanager
+def write_scope() -> Iterator[None]:
+    """The notes of one write (a service's transaction): gone when it ends, committed or
+    not. Outside a scope nothing is noted and every read finds nothing."""
+    token = _notes.set({})
+    try:
+        yield
+    finally:
+        _notes.reset(token)
+
+
+def note(game, key: str, value) -> None:
+    """Leave `value` about `game` for the rest of this write (e.g. the clock rows a move
+    just charged: the views built next need not read them back)."""
+    notes = _notes.get()
+    if notes is not None:
+        notes[(game.pk, key)] = value
+
+
+def noted(game, key: str):
+    """What this write noted about `game` under `key`, or None."""
+    notes = _notes.get()
+    return None if notes is None else notes.get((game.pk, key))
+
+
+def unnote(game, key: str) -> None:
+    notes = _notes.get()
+    if notes is not None:
+        notes.pop((game.pk, key), None)
 
 
 # ---- parts of a game's view that apps above contribute ------------------------------------
@@ -124,3 +172,69 @@ def view_parts(game) -> dict:
     for _, function in _view_parts:
         out.update(function(game))
     return out
+
+
+# ---- vetoes on taking a seat ------------------------------------------------------------------
+
+_join_checks: list[tuple[str, Callable]] = []
+
+
+def join_check_register(name: str, function: Callable) -> None:
+    """`function(game, user) -> sentence or None`: a reason the user may not sit at this
+    waiting table (e.g. a player there blocked them). One per name; registered in an
+    AppConfig.ready()."""
+    global _join_checks
+    _join_checks = sorted([(n, f) for n, f in _join_checks if n != name] + [(name, function)],
+                          key=lambda item: item[0])
+
+
+def join_refusal(game, user) -> str | None:
+    """The first reason an app above gives to keep the user from this table, or None.
+    Called holding the game row lock."""
+    for _, function in _join_checks:
+        sentence = function(game, user)
+        if sentence:
+            return sentence
+    return None
+
+
+# ---- parts of games' pages that apps above contribute ----------------------------------------
+
+_template_parts: dict[str, list[tuple[str, str]]] = {}
+
+# The places of games' pages where parts go: "table" (the table page, beside the log) and
+# "live_now" (the "Live now" list of the home page and the lobby).
+TEMPLATE_SLOTS = ("table", "live_now")
+
+
+def template_part_register(slot: str, name: str, template: str) -> None:
+    """Include `template` at `slot` of games' pages (it sees the page's context). One per
+    name and slot; registered in an AppConfig.ready()."""
+    if slot not in TEMPLATE_SLOTS:
+        raise ValueError(f"slot must be one of {', '.join(TEMPLATE_SLOTS)}, not {slot!r}")
+    kept = [(n, t) for n, t in _template_parts.get(slot, []) if n != name]
+    _template_parts[slot] = sorted(kept + [(name, template)])
+
+
+def template_parts() -> dict[str, list[str]]:
+    """slot -> the templates to include there, in name order (for a page's context)."""
+    return {slot: [t for _n, t in _template_parts.get(slot, [])] for slot in TEMPLATE_SLOTS}
+
+
+# ---- players who would rather not sit together ---------------------------------------------
+
+_apart: list[tuple[str, Callable]] = []
+
+
+def apart_register(name: str, function: Callable) -> None:
+    """`function(user_ids) -> iterable of (a, b)`: pairs of these users to seat apart where
+    avoidable (e.g. one blocked the other). One per name; registered in a ready()."""
+    global _apart
+    _apart = sorted([(n, f) for n, f in _apart if n != name] + [(name, function)],
+                    key=lambda item: item[0])
+
+
+def apart_pairs(user_ids) -> set[frozenset]:
+    """Every pair of these users an app above asks to seat apart (for pairings)."""
+    user_ids = list(user_ids)
+    return {frozenset(pair) for _, function in _apart for pair in function(user_ids)}

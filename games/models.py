@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .bots import LEVELS
 
@@ -30,7 +31,15 @@ class Game(models.Model):
     seq = models.PositiveIntegerField(default=0)  # moves in the log so far
     # Denormalised for lists: the seats the game waits on (empty unless playing).
     waiting_on = models.JSONField(default=list)
+    # Denormalised for the watchdog: since when the game waits on a bot seat (null when it
+    # waits on people or is over), so the stalled bot turns are one index range, however
+    # many games wait on people (games.watchdog).
+    bot_turn_since = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)  # scores, ranking, round_losers
+    # Denormalised from Seat.abandoned: the seats whose players left. On the row every move
+    # locks, so a move that waited on the lock while its player resigned reads it fresh
+    # (the seats read in the same statement are as they were when it began).
+    left_seats = models.JSONField(default=list)
     # "Play again": the next game of the same table (same settings, same bots).
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
@@ -42,18 +51,11 @@ class Game(models.Model):
                 condition=models.Q(players__gte=3, players__lte=5), name="game_players_3_to_5"
             ),
         ]
-        indexes = [models.Index(fields=["status", "private"])]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # Rows the apps above wrote about this game in the current write, by name (the
-        # clocks a move just charged): the views built next from this same instance need
-        # not read them back. A new instance (each write reads the game anew) has none.
-        self.written: dict = {}
-        # (first seq, payloads): the log's latest moves, read in the same statement as the
-        # row (games.selectors.game_and_seats), so a process whose cached state is a few
-        # moves behind catches up without another query. None: not read with the row.
-        self.log_tail: tuple[int, list] | None = None
+        indexes = [
+            models.Index(fields=["status", "private"]),
+            models.Index(fields=["bot_turn_since"], name="game_bot_turn_since",
+                         condition=models.Q(bot_turn_since__isnull=False)),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} ({self.status})"
@@ -61,7 +63,24 @@ class Game(models.Model):
 
 # A bot is named by its level; two of a level at one table get letters (never numbers,
 # which read like seats): "Basic bot A", "Basic bot B" (games.selectors.seat_names).
-BOT_NAMES = {"random": "Random bot", "basic": "Basic bot", "strong": "Strong bot"}
+# The one name of each level, said alike on the table, the lobby, tournaments and ratings
+# (the house bots' accounts, "bot-basic", are shown by it too: player_name).
+BOT_NAMES = {"random": _("Random bot"), "basic": _("Basic bot"), "strong": _("Strong bot")}
+HOUSE_BOT_PREFIX = "bot-"  # accounts.services.BOT_USERNAMES
+
+
+def bot_name(level: str) -> str:
+    """A bot level's name in the active language."""
+    return str(BOT_NAMES.get(level, level))
+
+
+def player_name(user) -> str:
+    """A user as players see them: the username, or a house bot by its level's name."""
+    if user.is_bot and user.username.startswith(HOUSE_BOT_PREFIX):
+        level = user.username[len(HOUSE_BOT_PREFIX):]
+        if level in BOT_NAMES:
+            return bot_name(level)
+    return user.username
 
 
 class Seat(models.Model):
@@ -70,7 +89,9 @@ class Seat(models.Model):
     TAKEOVER_BOT_LEVEL = "basic"
     RESIGNED, TIMEOUTS = "resigned", "timeouts"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # db_index off: the unique (game, index) index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats",
+                             db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
@@ -100,18 +121,20 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.user_id is not None:
-            return self.user.username
+            return player_name(self.user)
         if self.name:
             return self.name
         if self.bot_level:
-            return BOT_NAMES[self.bot_level]
-        return "open seat"
+            return bot_name(self.bot_level)  # in the reader's language
+        return str(_("open seat"))
 
 
 class Move(models.Model):
     """One voluntary move, exactly the RECORD.md object (seat included). Never updated."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # db_index off: the unique (game, seq) index serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves",
+                             db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     payload = models.JSONField()

@@ -1,8 +1,6 @@
-"""The game log in words, built on the server from the move log.
-
-`move_events` turns one move into facts (what was played, an automatic pass, who took or
-drew how many cards, feathers, the end of a round), found by comparing the state before
-and after the move; `event_text` says one fact for one viewer. Hidden information stays
+"""The game log in words: the engine tells the facts of a move (games.engine.facts:
+what was played, an automatic pass, who took or drew how many cards, feathers, the end of
+a round); `event_text` says one fact for one viewer. Hidden information stays
 hidden: a bet reads "ann places a bet" to everyone but its owner until every bet is
 placed (then its target shows) and its value only once the round is scored (RULES.md §10).
 Hands and the deck never appear.
@@ -12,105 +10,6 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from .cards_text import card_name, cards_list
-from .engine import State
-from .engine.state import BET, OPEN, OVER
-
-
-def move_events(state: State, move: dict) -> list[dict]:
-    """Apply `move` to `state` (mutating it, like State.apply) and return its facts."""
-    seat, kind = move["seat"], move["move"]
-    before_stage, target = state.stage, state.target
-    before_hands = [len(h) for h in state.hands]
-    before_discard, before_passed = len(state.discard), state.passed
-    before_table = len(state.table_cards) + sum(r is not None for r in state.table_rejections)
-    before_feathers = [len(f) for f in state.feathers_taken()]
-    before_cards = list(state.table_cards)
-    # Stop at the end of round 1 instead of dealing round 2 inside apply(), so the facts of
-    # the last challenge can still be read from the state.
-    next_deal, state.next_deal = state.next_deal, None
-    state.apply(move)
-
-    events: list[dict] = []
-    played = list(move.get("cards", [])) + [c for _i, c in move.get("pairs", [])]
-    if kind == "challenge":
-        events.append({"kind": "challenge", "seat": seat, "target": target,
-                       "cards": move["cards"]})
-    elif kind == "add":
-        events.append({"kind": "add", "seat": seat, "target": target, "cards": move["cards"]})
-    elif kind == "reject":
-        events.append({"kind": "reject", "seat": seat, "pairs": [
-            [before_cards[i], c] for i, c in move["pairs"]]})
-    elif kind == "pass":
-        events.append({"kind": "pass", "seat": seat})
-    elif kind == "done":
-        events.append({"kind": "done", "seat": seat})
-    elif kind == "bet":
-        events.append({"kind": "bet", "seat": seat, "on": move["on"], "value": move["value"]})
-
-    resolved = kind != "bet" and state.stage in (OPEN, BET, OVER)
-    if kind != "bet" and before_stage != BET:
-        if resolved:
-            count = before_table + len(played)
-            passed = len(state.discard) != before_discard + count or before_passed
-            if passed:
-                if kind != "pass" and not before_passed:
-                    events.append({"kind": "auto_pass", "seat": target})
-                events.append({"kind": "takes", "seat": target, "count": count})
-            else:
-                events.append({"kind": "beaten", "seat": target, "count": count})
-            # cards drawn (phase 1): hand sizes are public
-            for s in range(state.n):
-                gained = len(state.hands[s]) - before_hands[s] + played_by(move, s)
-                if passed and s == target:
-                    gained -= count
-                if gained > 0:
-                    events.append({"kind": "draws", "seat": s, "count": gained})
-            if state.stage == BET:
-                events.append({"kind": "deck_empty"})
-        elif state.passed and not before_passed and kind != "pass":
-            events.append({"kind": "auto_pass", "seat": target})
-    if kind == "bet" and state.stage != BET:
-        events.append({"kind": "bets_placed",
-                       "bets": [[s, b[0]] for s, b in enumerate(state.bets)]})
-    taken = state.feathers_taken()
-    for s in range(state.n):
-        for value in taken[s][before_feathers[s]:]:
-            events.append({"kind": "feather", "seat": s, "value": value})
-    if state.stage == OVER and before_stage != OVER:
-        loser = state.round_losers[-1]
-        events.append({"kind": "round_over", "round": state.round, "loser": loser,
-                       "bets": [[s, on, v] for s, (on, v) in enumerate(state.bets)]})
-        if next_deal is not None and state.round == 1:
-            state.begin_round(next_deal[0], next_deal[1], loser)
-            events.append({"kind": "round_start", "round": 2, "seat": loser})
-        elif state.finished:
-            events.append({"kind": "game_over", "ranking": state.ranking,
-                           "scores": state.scores})
-    else:
-        state.next_deal = next_deal
-    return _merge_pass_and_take(events)
-
-
-def _merge_pass_and_take(events: list[dict]) -> list[dict]:
-    """ "cat passes." + "cat takes 4 cards." read as one: "cat passes and takes 4 cards." """
-    merged: list[dict] = []
-    for event in events:
-        last = merged[-1] if merged else None
-        if event["kind"] == "takes" and last and last["kind"] in ("pass", "auto_pass") \
-                and last["seat"] == event["seat"]:
-            merged[-1] = {**event, "kind": last["kind"] + "_takes"}
-        else:
-            merged.append(event)
-    return merged
-
-
-def played_by(move: dict, seat: int) -> int:
-    if move["seat"] != seat:
-        return 0
-    return len(move.get("cards", [])) + len(move.get("pairs", []))
-
-
-# ---- words -----------------------------------------------------------------------------
 
 
 def event_text(event: dict, names: list[str], you: int | None) -> str | None:

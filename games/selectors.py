@@ -8,13 +8,18 @@ import json
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Prefetch, Q
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from . import rows, state_cache
+from lib import rows
+
+from . import state_cache
 from .engine import State, export_record, public_view, state_from_deal, view
+from .engine.facts import apply_told
 from .events import view_parts
-from .models import Game, Move, Seat
-from .narration import lines_for, move_events
+from .models import BOT_NAMES, Game, Move, Seat
+from .narration import lines_for
 from .standing import standing_order
 
 
@@ -57,7 +62,18 @@ def _replayed(game: Game, state: State, start: int, end: int) -> State:
     return state
 
 
-def _state_at(game: Game, seq: int) -> State:
+class GameAndSeats(tuple):
+    """(game, seats) as game_and_seats reads them, and `log_tail`: (first seq, payloads),
+    the log's latest moves read in the same statement, so a process whose cached state is
+    a few moves behind catches up without another query; None when not read with them."""
+
+    def __new__(cls, game: Game, seats: list[Seat], log_tail: tuple[int, list] | None):
+        made = super().__new__(cls, (game, seats))
+        made.log_tail = log_tail
+        return made
+
+
+def _state_at(game: Game, seq: int, log_tail: tuple[int, list] | None = None) -> State:
     """The state after `seq` moves (shared: never mutate it): from this process's cache,
     caught up from the newest cached state before it, or replayed from the deal (the
     moves from the log read with the game's row where they are there, else queried)."""
@@ -66,7 +82,7 @@ def _state_at(game: Game, seq: int) -> State:
         return state
     held = state_cache.newest_upto(game.pk, seq)
     start, state = (held[0], held[1].clone()) if held else (0, initial_state(game.deal))
-    logged = _logged(game, start, seq)
+    logged = _logged(log_tail, start, seq)
     if logged is None:
         state = _replayed(game, state, start, seq)
     else:
@@ -76,59 +92,79 @@ def _state_at(game: Game, seq: int) -> State:
     return state
 
 
-def _logged(game: Game, start: int, end: int) -> list | None:
+def _logged(log_tail: tuple[int, list] | None, start: int, end: int) -> list | None:
     """The logged moves start … end-1 if the game's row came with them, else None."""
-    if game.log_tail is None:
+    if log_tail is None:
         return None
-    since, payloads = game.log_tail
+    since, payloads = log_tail
     if start < since or end > since + len(payloads):
         return None
     return payloads[start - since:end - since]
 
 
-def game_state(game: Game) -> State | None:
+def game_moves_between(game: Game, start: int, end: int,
+                       log_tail: tuple[int, list] | None = None) -> list[dict]:
+    """The logged moves start … end-1 (from those read with the row where they are)."""
+    logged = _logged(log_tail, start, end)
+    if logged is not None:
+        return logged
+    return list(Move.objects.filter(game=game, seq__gte=start, seq__lt=end)
+                .order_by("seq").values_list("payload", flat=True))
+
+
+def game_state(game: Game, log_tail: tuple[int, list] | None = None) -> State | None:
     """The state after `game.seq` moves (shared: never mutate it; clone first). None before
-    the deal."""
+    the deal. `log_tail`: the moves read with the game's row (GameAndSeats.log_tail)."""
     if game.deal is None:
         return None
-    return _state_at(game, game.seq)
+    return _state_at(game, game.seq, log_tail)
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
-    """The facts of every move of the log (games.narration), as (seq after the move,
+    """The facts of every move of the log (games.engine.facts), as (seq after the move,
     events) pairs; `upto`: only the first `upto` moves."""
 
     if game.deal is None:
         return []
     state = initial_state(game.deal)
     moves = Move.objects.filter(game=game, seq__lt=game.seq if upto is None else upto)
-    return [(i + 1, move_events(state, payload))
+    return [(i + 1, apply_told(state, payload))
             for i, payload in enumerate(moves.order_by("seq").values_list("payload", flat=True))]
 
 
-def _last_move_events(game: Game) -> list[tuple[int, list[dict]]]:
+def _last_move_events(game: Game, log_tail: tuple[int, list] | None = None
+                      ) -> list[tuple[int, list[dict]]]:
     """The facts of the game's latest move, from the state before it."""
 
     if game.deal is None or game.seq == 0:
         return []
-    before = _state_at(game, game.seq - 1)
-    found = _logged(game, game.seq - 1, game.seq) or rows.column(
+    before = _state_at(game, game.seq - 1, log_tail)
+    found = _logged(log_tail, game.seq - 1, game.seq) or rows.column(
         Move, "payload", f"SELECT payload FROM {Move._meta.db_table}"
         " WHERE game_id = %s AND seq = %s", [game.pk, game.seq - 1])
     if not found:
         return []
-    return [(game.seq, move_events(before.clone(), found[0]))]
+    return [(game.seq, apply_told(before.clone(), found[0]))]
 
 
 def game_log(game: Game, user) -> list[dict]:
     """Every move in words for this user (hidden information stays hidden)."""
 
     seats = game_seats(game)
-    return lines_for(game_events(game), seat_names(seats), seat_of(seats, user))
+    return lines_for(game_events(game), seat_names(seats),
+                     seat_played(seats, seat_of(seats, user)))
 
 
 def game_seats(game: Game) -> list[Seat]:
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):  # a list's games
+        return list(game.seats.all())
     return list(game.seats.select_related("user").order_by("index"))
+
+
+def _with_seats(games):
+    """A list's games with their seats and players: two queries, however many games."""
+    return games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
 
 
 @cache
@@ -137,8 +173,8 @@ def _game_columns():
             rows.Columns(get_user_model(), "u"))
 
 
-def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat]] | None:
-    """The game row and its seats with their users, in one statement (games.rows: every
+def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
+    """The game row and its seats with their users, in one statement (lib.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
     ends (call inside transaction.atomic()). None: no such game.
 
@@ -162,9 +198,10 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat
     if not found:
         return None
     game = g.load(found[0])
+    log_tail = None
     if tail:
         logged = found[0][g.width + s.width + u.width]
-        game.log_tail = (since, json.loads(logged) if logged else [])
+        log_tail = (since, json.loads(logged) if logged else [])
     seats = []
     for row in found:
         seat = s.load(row, g.width)
@@ -175,18 +212,28 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> tuple[Game, list[Seat
         if user is not None:
             seat.user = user
         seats.append(seat)
-    return game, seats
+    return GameAndSeats(game, seats, log_tail)
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
-    """Display names in seat order; bots of one level told apart by letters."""
-    names = [s.display_name for s in seats]
+    """Display names in seat order; bots of one level told apart by letters; a seat its
+    player left is named for the bot that plays it now."""
+    names = [_("%(bot)s for %(name)s") % {"bot": BOT_NAMES[s.bot_level], "name": s.display_name}
+             if s.abandoned and s.bot_level else s.display_name for s in seats]
     for name in set(names):
         same = [i for i, s in enumerate(seats) if s.bot_level and names[i] == name]
         if len(same) > 1:
             for letter, i in zip("ABCDE", same):
                 names[i] = f"{name} {letter}"
     return names
+
+
+def seat_played(seats: list[Seat], you: int | None) -> int | None:
+    """`you`, unless that seat's player left it: they watch the bot play it, as a
+    spectator (no hand, and the bot's moves are not "yours")."""
+    if you is None or any(s.index == you and s.abandoned for s in seats):
+        return None
+    return you
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -230,18 +277,19 @@ def game_final_ranking(game: Game, seats: list[Seat] | None = None) -> list[int]
     return standing_order(ranking, {s.index for s in seats if s.abandoned})
 
 
-def game_view_for(game: Game, user, seats: list[Seat] | None = None) -> dict:
+def game_view_for(game: Game, user, seats: list[Seat] | None = None, *,
+                  log_tail: tuple[int, list] | None = None) -> dict:
     """The one payload a user gets about a game (API, WebSocket and page alike).
 
     Built from the engine's view for that user's seat (a spectator's view when not
     seated), so hidden cards never leave the server. `seats`: the game's seats with their
-    users (game_and_seats), when the caller has them.
+    users (game_and_seats), when the caller has them, and the `log_tail` read with them.
     """
     seats = game_seats(game) if seats is None else seats
     you = seat_of(seats, user)
     viewer_id = user.pk if user is not None and user.is_authenticated else None
-    last = _last_move_events(game)
-    return view_build(game, seats, game_state(game), you, view_parts(game),
+    last = _last_move_events(game, log_tail)
+    return view_build(game, seats, game_state(game, log_tail), you, view_parts(game),
                       viewer_id=viewer_id, last_events=last[0][1] if last else None)
 
 
@@ -251,33 +299,40 @@ def view_build(game: Game, seats: list[Seat], state: State | None, you: int | No
                alike: dict | None = None) -> dict:
     """game_view_for from parts already in memory (no query): the seats with their users,
     the state after `game.seq` moves, the clock_view, and the facts of the latest move
-    (games.narration.move_events), said in words for this reader. `said` and `alike`:
+    (games.engine.facts), said in words for this reader. `said` and `alike`:
     memos shared by the views of one change (the log's words; what every reader sees
     alike), so each is made once."""
     alike = {} if alike is None else alike
-    if "table" not in alike:
-        alike["table"] = _alike_parts(game, seats, state, clocks)
-    engine_part, game_part, seat_list = alike["table"]
-    result = view(state, you, engine_part) if state is not None else {
-        **_EMPTY_VIEW, "hand": [] if you is not None else None,
+    if "engine" not in alike:
+        alike["engine"] = public_view(state) if state is not None else None
+    engine_part = alike["engine"]
+    language = get_language()  # the seats' names are words too (a bot's, an open seat)
+    if language not in alike:
+        alike[language] = _alike_parts(game, seats, state, clocks, engine_part)
+    game_part, seat_list = alike[language]
+    plays = seat_played(seats, you)
+    result = view(state, plays, engine_part) if state is not None else {
+        **_EMPTY_VIEW, "hand": [] if plays is not None else None,
     }
     if result.get("hand") is None:
         result.pop("hand", None)
     result.update(game_part)
+    if game.status == Game.ABORTED:  # ended mid-play (the move cap): nobody is waited on
+        result["waiting_on"] = []
+        result.pop("options", None)
     result["you"] = you
     # The latest move in words for this reader (the whole log: GET /api/v1/games/{id}/log).
-    result["log"] = lines_for([(game.seq, last_events)], seat_list, you, said) \
+    result["log"] = lines_for([(game.seq, last_events)], seat_list, plays, said) \
         if last_events else []
     if game.private and game.created_by_id and viewer_id == game.created_by_id:
         result["invite_code"] = game.invite_code
     return result
 
 
-def _alike_parts(game: Game, seats: list[Seat], state: State | None,
-                 clocks: dict) -> tuple[dict | None, dict, list[str]]:
-    """What every reader of this game's state sees alike: the engine's public part, the
-    game's own fields with the players and the clocks, and the seats' names."""
-    engine_part = public_view(state) if state is not None else None
+def _alike_parts(game: Game, seats: list[Seat], state: State | None, clocks: dict,
+                 engine_part: dict | None) -> tuple[dict, list[str]]:
+    """What every reader of this game's state in one language sees alike: the game's own
+    fields with the players and the clocks, and the seats' names."""
     by_index = {s.index: s for s in seats}
     seat_list = seat_names(seats)
     names = dict(zip((s.index for s in seats), seat_list))
@@ -286,7 +341,7 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None,
         "id": game.pk,
         "seq": game.seq,
         "status": game.status,
-        "players": [_player(by_index.get(i), state, i, names.get(i, "open seat"), feathers)
+        "players": [_player(by_index.get(i), state, i, names.get(i, _("open seat")), feathers)
                     for i in range(game.players)],
         "seats": game.players,
         "rated": game.rated,
@@ -297,7 +352,7 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None,
         "final_ranking": game_final_ranking(game, seats),
         **clocks,  # e.g. the clocks, from the apps above (events.view_parts)
     }
-    return engine_part, game_part, seat_list
+    return game_part, seat_list
 
 
 def _creator_name(game: Game, seats: list[Seat]) -> str | None:
@@ -330,30 +385,28 @@ def game_summary(game: Game, user=None) -> dict:
 
 
 def game_list_open(*, limit: int = 50) -> list[Game]:
-    return list(
+    return list(_with_seats(
         Game.objects.filter(status=Game.WAITING, private=False).order_by("-created")[:limit]
-    )
+    ))
 
 
 def game_list_live(*, limit: int = 20) -> list[Game]:
     """Public games being played now, the most recently started first (watchable by all)."""
-    return list(
+    return list(_with_seats(
         Game.objects.filter(status=Game.PLAYING, private=False, imported=False)
         .order_by("-started")[:limit]
-    )
+    ))
 
 
 def game_list_for_user(*, user, limit: int = 100) -> list[Game]:
     """The user's games, those waiting on the user first, then the most recent."""
-    games = list(
+    games = list(_with_seats(
         Game.objects.filter(seats__user=user)
         .filter(Q(status__in=[Game.WAITING, Game.PLAYING]) | Q(status=Game.FINISHED))
         .order_by("-created")
         .distinct()[:limit]
-    )
-    seat_by_game = dict(
-        Seat.objects.filter(user=user, game__in=games).values_list("game_id", "index")
-    )
+    ))
+    seat_by_game = {g.pk: s.index for g in games for s in g.seats.all() if s.user_id == user.pk}
 
     def waits_on_me(g: Game) -> bool:
         return g.status == Game.PLAYING and seat_by_game.get(g.pk) in g.waiting_on
@@ -392,7 +445,7 @@ def game_replay(game: Game, *, start: int = 0, limit: int = 500) -> dict:
     payloads = (Move.objects.filter(game=game, seq__lt=end).order_by("seq")
                 .values_list("seq", "payload"))
     for seq, move in payloads.iterator(chunk_size=500):
-        page_events = move_events(state, move)  # applies the move, telling what it did
+        page_events = apply_told(state, move)  # applies the move, telling what it did
         if seq >= start:
             moves.append(move)
             events.append((seq + 1, page_events))

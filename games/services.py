@@ -11,66 +11,42 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from . import broadcast, engine, events, rows
+from lib import rows
+from lib.text import text_unstorable
+
+from . import engine, events
 from . import time_controls as tcs
 from .engine import RecordError, deal_game, import_record
+from .engine.facts import apply_told
+from .errors import (  # noqa: F401 (callers catch them as services.X)
+    BadRequest,
+    Forbidden,
+    GameError,
+    GameNotFound,
+    IllegalMove,
+    NotAPlayer,
+    QuotaExceeded,
+    Refused,
+    StaleSeq,
+)
+from .live import broadcast
 from .models import Game, Move, Seat
-from .narration import move_events
-from .refusals import Refused
-from .selectors import game_and_seats, game_state, initial_state, state_cache_put_on_commit
-from .visibility import invite_matches
+from .selectors import (
+    GameAndSeats,
+    game_and_seats,
+    game_moves_between,
+    game_state,
+    initial_state,
+    state_cache_put_on_commit,
+)
+from .visibility import can_watch, invite_matches
 from .words import say, status_word
 
 log = logging.getLogger(__name__)
 _system = secrets.SystemRandom()
-
-
-class GameError(Refused):
-    """A refused request about a game (see Refused)."""
-
-
-class BadRequest(GameError):
-    status = 400
-
-
-class IllegalMove(GameError):
-    status = 400
-
-
-class GameNotFound(GameError):
-    status = 404
-
-    def __init__(self, message: str | None = None):
-        super().__init__(message or _("no such game"))
-
-
-class NotAPlayer(GameError):
-    status = 403
-
-    def __init__(self, message: str | None = None):
-        super().__init__(message or _("you are not a player of this game"))
-
-
-class Forbidden(GameError):
-    status = 403
-
-
-class QuotaExceeded(GameError):
-    """Too many open tables or strong bots at once; trying later may work."""
-
-    status = 429
-    retry_after = 60
-
-
-class StaleSeq(GameError):
-    status = 409
-
-    def __init__(self, current: int):
-        super().__init__(_("seq is not the game's current seq %(seq)s: fetch the game again")
-                         % {"seq": current})
-        self.current = current
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -84,13 +60,22 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-def _locked_game_and_seats(game_id: int) -> tuple[Game, list[Seat]]:
+def _locked_game_and_seats(game_id: int) -> GameAndSeats:
     """The game row, locked, and its seats with their users, in one statement (the move
-    path: see games.rows). Call inside transaction.atomic()."""
+    path: see lib.rows). Call inside transaction.atomic()."""
     found = game_and_seats(game_id, lock=True)
     if found is None:
         raise GameNotFound()
     return found
+
+
+def _outsider_safe(game: Game, user, refusal: GameError, invite: str = "") -> GameError:
+    """The refusal to raise: to whoever may not watch a private game (games.visibility)
+    every refusal about it is "no such game", for writes as for reads, so a POST tells
+    no more than a GET (that it exists, or has started)."""
+    if game.private and not can_watch(game, user, invite=invite):
+        return GameNotFound()
+    return refusal
 
 
 def _clean_time_control(time_control) -> dict:
@@ -171,7 +156,8 @@ def game_abort_stalled(*, game_id: int) -> bool:
         game.status = Game.ABORTED
         game.finished = timezone.now()
         game.waiting_on = []
-        game.save(update_fields=["status", "finished", "waiting_on"])
+        game.bot_turn_since = None
+        game.save(update_fields=["status", "finished", "waiting_on", "bot_turn_since"])
         seq = game.seq
         transaction.on_commit(lambda: _after_change(game_id, seq, queue_bots=False))
         events.game_ended.send(game=game, reason=events.ABORTED)
@@ -238,20 +224,30 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user, invite_code: str = "") -> Game:
-    """Take the next free seat; the game starts when every seat is taken."""
+def game_join(*, game_id: int, user, invite_code: str = "", vetoes: bool = True) -> Game:
+    """Take the next free seat; the game starts when every seat is taken.
+
+    `vetoes`: the apps above may keep the user away (events.join_refusal); False when the
+    site itself seats the user (a tournament's pairing has weighed them already)."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.seats.filter(user=user).exists():
             return game  # joining twice changes nothing
+        if game.private and not invite_matches(game, invite_code or ""):
+            raise _outsider_safe(game, user, Forbidden(
+                _("this table is private: you need its invite link")))
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
         if game.rated and user.is_guest:
             raise Forbidden(_("guests play unrated games: sign up to join a rated table"))
-        if game.private and not invite_matches(game, invite_code or ""):
-            raise Forbidden(_("this table is private: you need its invite link"))
+        refusal = events.join_refusal(game, user) if vetoes else None
+        if refusal:
+            raise Forbidden(refusal)
         _seat_next(game, user=user)
     return game
+
+
+QUICK_PLAY_CANDIDATES = 20  # open tables looked at before a new one is opened
 
 
 def game_seat_with_people(*, user, players: int) -> Game:
@@ -269,10 +265,11 @@ def game_seat_with_people(*, user, players: int) -> Game:
         )
         if user.is_guest:
             candidates = candidates.filter(rated=False)
-        game = candidates.order_by("created").first()
-        if game is not None:
-            _seat_next(game, user=user)
-            return game
+        # the oldest table no app above keeps the user from (a player there blocked them)
+        for game in candidates.order_by("created")[:QUICK_PLAY_CANDIDATES]:
+            if events.join_refusal(game, user) is None:
+                _seat_next(game, user=user)
+                return game
     return game_create(creator=user, players=players)
 
 
@@ -283,13 +280,16 @@ def game_again(*, game_id: int, user) -> Game:
     with transaction.atomic():
         old = _locked_game(game_id)
         if not old.seats.filter(user=user).exists():
-            raise NotAPlayer()
+            raise _outsider_safe(old, user, NotAPlayer())
         if old.status not in (Game.FINISHED, Game.ABORTED) or old.imported:
             raise Forbidden(_("you can play again once this game is over"))
         rematch = Game.objects.filter(rematch_of=old).first()
         if rematch is not None:
             if rematch.status == Game.WAITING and not rematch.seats.filter(user=user).exists():
                 rematch = _locked_game(rematch.pk)
+                refusal = events.join_refusal(rematch, user)
+                if refusal:
+                    raise Forbidden(refusal)
                 _seat_next(rematch, user=user)
             return rematch
         bots = list(old.seats.filter(bot_level__isnull=False, user__isnull=True)
@@ -325,7 +325,8 @@ def game_add_bot(*, game_id: int, user, level: str, quotas: bool = False) -> Gam
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.created_by_id != user.pk:
-            raise Forbidden(_("only the table's creator can add bots"))
+            raise _outsider_safe(game, user, Forbidden(
+                _("only the table's creator can add bots")))
         if game.status != Game.WAITING:
             raise Forbidden(_("this game has already started"))
         _clean_bots([level], game.players)
@@ -341,7 +342,7 @@ def game_leave(*, game_id: int, user) -> Game:
         game = _locked_game(game_id)
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if game.status != Game.WAITING:
             raise Forbidden(_("you cannot leave a game that has started"))
         seat.delete()
@@ -385,6 +386,8 @@ def _start(game: Game) -> None:
     game.seq = 0
     state = initial_state(game.deal)
     game.waiting_on = state.waiting_on
+    bot_seats = {i for i, (_u, b, _n) in enumerate(occupants) if b}
+    game.bot_turn_since = game.started if bot_seats & set(state.waiting_on) else None
     game.save()
     state_cache_put_on_commit(game.pk, 0, state)
     events.game_started.send(game=game)
@@ -410,7 +413,7 @@ def move_play_view_json(*, game_id: int, user, seq, move) -> str:
     """move_play for a person, answering with their view of the result as JSON: the one
     the broadcast sends them, built and encoded once."""
     views = _move(game_id=game_id, user=user, seq=seq, move=move)[1]
-    return views.encoded(views.for_user(user))
+    return views.encoded(views.for_user(user, get_language()))
 
 
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
@@ -418,8 +421,9 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         raise IllegalMove(_("a move must be a JSON object"))
     if "seat" in move:
         raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
-    with transaction.atomic():
-        game, seats = _locked_game_and_seats(game_id)
+    with transaction.atomic(), events.write_scope():
+        found = _locked_game_and_seats(game_id)
+        game, seats = found
         if bot_seat is not None:
             seat = next((s for s in seats if s.index == bot_seat and s.bot_level), None)
         elif user is not None and user.is_authenticated:
@@ -427,24 +431,33 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
         else:
             seat = None
         if seat is None:
-            raise NotAPlayer()
-        if type(seq) is not int or seq != game.seq:
+            raise _outsider_safe(game, user, NotAPlayer())
+        if bot_seat is None and (seat.abandoned or seat.index in game.left_seats):
+            raise Forbidden(_("you have left this game: a bot plays your seat now"))
+        if type(seq) is not int or (
+                seq != game.seq
+                and not _bet_commutes(game, seq, seat.index, move, found.log_tail)):
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
-        before = game_state(game)  # shared: never mutated
-        state = before.clone()
+        state = game_state(game, found.log_tail).clone()  # the cached state is shared
         full = {**move, "seat": seat.index}
         try:
-            state.apply(full)
+            said = apply_told(state, full)  # applied once; its facts go to the game log
         except engine.IllegalMove as e:
             raise IllegalMove(say(e.sentence)) from None
-        said = move_events(before.clone(), full)  # the move in facts, for the game log
         move_row = Move(game=game, seq=game.seq, seat=seat.index, payload=full)
         game.seq += 1
         game.waiting_on = state.waiting_on
-        fields = ["seq", "waiting_on"]
+        bot_seats = {s.index for s in seats if s.bot_level}
+        fields = ["seq", "waiting_on", "bot_turn_since"]
+        # The site's move cap (docs/move-cap.md): a game still going at the cap ends with
+        # this move, drawn, counting for nobody, whoever is at the table.
+        capped = not state.finished and game.seq >= settings.BLAZE_MAX_GAME_MOVES
+        waits_on_bot = (not state.finished and not capped
+                        and bool(bot_seats & set(state.waiting_on)))
+        game.bot_turn_since = timezone.now() if waits_on_bot else None
         if state.finished:
             game.status = Game.FINISHED
             game.finished = timezone.now()
@@ -453,22 +466,40 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True):
                 "round_losers": list(state.round_losers),
             }
             fields += ["status", "finished", "result"]
+        elif capped:
+            game.status = Game.ABORTED
+            game.finished = timezone.now()
+            game.waiting_on = []
+            fields += ["status", "finished"]
         rows.insert_and_update(move_row, game, fields)
         events.move_played.send(game=game, seat=seat.index, move=full, state=state,
                                 seats=seats)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
+        elif capped:
+            events.game_ended.send(game=game, reason=events.ABORTED)
+            log.warning("game %s drawn at the move cap (%s moves)", game.pk, game.seq)
         # Every seat's view, built once (the clocks just written, the rest from memory);
         # sent only once the move is committed.
         views = broadcast.views_build(game, seats, state, events.view_parts(game),
                                       last_events=said)
         state_cache_put_on_commit(game.pk, game.seq, state)
-        bot_seats = {s.index for s in seats if s.bot_level}
         # robust: the move stands; a failing broadcast or queue is logged, and clients
         # resync (a view on reconnect, or "fetch the game again" on a 409)
         transaction.on_commit(
             lambda: _after_move(game, views, bot_seats if queue_bots else set()), robust=True)
     return game, views
+
+
+def _bet_commutes(game: Game, seq: int, seat: int, move: dict, log_tail) -> bool:
+    """A bet answering an older `seq` stands when every move since is another seat's bet:
+    bets are simultaneous and hidden until all are placed (RULES.md §6.2), so none may
+    fail for another's. The same bet sent twice still applies once (its own bet is then
+    in the log since `seq`: 409); the engine still checks that the seat may bet now."""
+    if move.get("move") != "bet" or not 0 <= seq < game.seq:
+        return False
+    return all(m.get("move") == "bet" and m.get("seat") != seat
+               for m in game_moves_between(game, seq, game.seq, log_tail))
 
 
 def _after_move(game: Game, views, bot_seats: set[int]) -> None:
@@ -489,6 +520,14 @@ def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
     seat.abandoned_at = now or timezone.now()
     seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
+    left = Game.objects.filter(pk=game.pk).values_list("left_seats", flat=True).first() or []
+    if seat.index not in left:
+        Game.objects.filter(pk=game.pk).update(left_seats=sorted([*left, seat.index]))
+    # The game may wait on this seat: from now on it waits on a bot (the row, not the
+    # caller's instance, which may be a move behind; the caller holds its lock).
+    playing = Game.objects.filter(pk=game.pk, status=Game.PLAYING, bot_turn_since__isnull=True)
+    if seat.index in (playing.values_list("waiting_on", flat=True).first() or []):
+        playing.update(bot_turn_since=seat.abandoned_at)
 
 
 def game_resign(*, game_id: int, user) -> Game:
@@ -498,7 +537,7 @@ def game_resign(*, game_id: int, user) -> Game:
         game = _locked_game(game_id)
         seat = game.seats.filter(user=user).first() if user is not None else None
         if seat is None:
-            raise NotAPlayer()
+            raise _outsider_safe(game, user, NotAPlayer())
         if game.status == Game.WAITING:
             raise Forbidden(_("the game has not started: leave the table instead"))
         if game.status != Game.PLAYING:
@@ -523,6 +562,9 @@ def record_import(*, user, record) -> Game:
     from django.conf import settings
 
     cap = settings.BLAZE_MAX_GAME_MOVES
+    if text_unstorable(record):
+        raise BadRequest(_("the record holds a NUL character or a broken (lone surrogate) "
+                           "character: remove it and import again"))
     if _record_move_count(record) > cap:
         raise BadRequest(_("a record may hold at most %(cap)d moves, like a game on this site")
                          % {"cap": cap})

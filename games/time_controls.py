@@ -1,7 +1,7 @@
 """Time controls: what a game's `time_control` object may say, in one place.
 
 Pure Python (no Django): `games` checks a new game's time control here; the clocks above
-(`correspondence.clock`) run them. The lobby's presets are here too.
+(`clocks.clock`) run them. The lobby's presets are here too.
 """
 
 from __future__ import annotations

@@ -10,14 +10,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import number_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import GuestLimit, guest_create
-from blaze_site.errors import too_many_page
-from blaze_site.ratelimits import client_ip, rate_limit_check
+from lib.ratelimits import client_ip, rate_limit_check, too_many_page
 
-from . import services
+from . import events, services
 from .models import Game, Seat
 from .selectors import (
     game_list_for_user,
@@ -36,6 +36,7 @@ def home(request):
     user = request.user if request.user.is_authenticated else None
     return render(request, "pages/home.html", {
         "live_games": [game_summary(g, user) for g in game_list_live(limit=10)],
+        "parts": events.template_parts(),
     })
 
 
@@ -50,6 +51,7 @@ def lobby(request):
         "live_games": [game_summary(g, user) for g in game_list_live()],
         "bot_levels": Seat.BOT_LEVELS,
         "seat_range": range(1, 5),
+        "parts": events.template_parts(),
     }
     return render(request, "games/lobby.html", context)
 
@@ -59,7 +61,7 @@ def _player(request):
     if request.user.is_authenticated:
         return request.user
     # the client's address as the login limits read it (trusted-proxy settings apply)
-    guest = guest_create(ip=client_ip(request))
+    guest = guest_create(ip=client_ip(request), language=get_language())
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
     return guest
 
@@ -167,6 +169,7 @@ def game_table(request, game_id: int):
         "is_host": user is not None and game.created_by_id == user.pk,
         "log": {"seq": game.seq, "lines": game_log(game, user)},
         "rematch": rematch,
+        "parts": events.template_parts(),
     })
 
 

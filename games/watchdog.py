@@ -10,11 +10,9 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .models import Game, Move, Seat
+from .models import Game
 
 LIMIT = 200  # games looked at per sweep, longest waiting first
 
@@ -34,24 +32,16 @@ def stall_seconds() -> float:
 
 
 def games_waiting_on_bots(*, older_than: datetime | None = None, limit: int = LIMIT) -> list:
-    """Playing games whose turn is a bot seat's, longest waiting first ([BotWait])."""
-    last_move = Move.objects.filter(game=OuterRef("pk"), seq=OuterRef("seq") - 1)
-    games = (
-        Game.objects.filter(status=Game.PLAYING)
-        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), bot_level__isnull=False)))
-        .annotate(since=Coalesce(Subquery(last_move.values("created")[:1]), "started"))
-        .order_by("since", "pk")
-    )
+    """Playing games whose turn is a bot seat's, longest waiting first ([BotWait]).
+
+    One range of the partial index on Game.bot_turn_since: games waiting on people are
+    not in it, however many there are.
+    """
+    games = Game.objects.filter(status=Game.PLAYING, bot_turn_since__isnull=False)
     if older_than is not None:
-        games = games.filter(since__lt=older_than)
-    rows = list(games.values_list("pk", "seq", "waiting_on", "since")[:limit])
-    bot_seats: dict[int, set] = {}
-    for game_id, index in Seat.objects.filter(
-            game_id__in=[r[0] for r in rows], bot_level__isnull=False
-    ).values_list("game_id", "index"):
-        bot_seats.setdefault(game_id, set()).add(index)
-    return [BotWait(game_id, seq, since) for game_id, seq, waiting_on, since in rows
-            if bot_seats.get(game_id, set()) & set(waiting_on or ())]
+        games = games.filter(bot_turn_since__lt=older_than)
+    rows = games.order_by("bot_turn_since", "pk").values_list("pk", "seq", "bot_turn_since")
+    return [BotWait(game_id, seq, since) for game_id, seq, since in rows[:limit]]
 
 
 def stalled_bot_games(now: datetime | None = None, limit: int = LIMIT) -> list:

@@ -6,6 +6,12 @@ from django.utils.translation import gettext, gettext_lazy
 
 from .engine.words import translate
 
+# The rejection rule (RULES.md §5.4: equal values reject) in one sentence, said the same
+# on the home page, in the table's tips and on the rules page.
+REJECT_RULE = gettext_lazy(
+    "Reject each attacking card with a card of its suit that is the same or higher, or "
+    "with any trump; a trump only with a trump that is the same or higher.")
+
 STATUS_WORDS = {
     "waiting": gettext_lazy("waiting for players"),
     "playing": gettext_lazy("playing"),

@@ -8,6 +8,7 @@ class OpsConfig(AppConfig):
     name = "ops"
 
     def ready(self):
-        from . import jobs
+        from . import heartbeat, jobs
 
         jobs.connect()
+        heartbeat.connect()

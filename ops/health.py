@@ -1,4 +1,5 @@
-"""Is this process able to serve? Database, Redis (the broker), the channel layer.
+"""Is the site able to serve? Database, Redis (the broker), the channel layer of this
+process, and the background: a worker and beat alive (their heartbeats, ops.heartbeat).
 
 Answers name each part and say "ok" or "failing" (or "not used"): never an address, a
 message or anything else from the configuration.
@@ -6,6 +7,7 @@ message or anything else from the configuration.
 
 import asyncio
 import logging
+import weakref
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -14,6 +16,9 @@ from django.db import connection
 
 log = logging.getLogger(__name__)
 TIMEOUT = 2.0  # seconds per check: a load balancer must get an answer
+# One channel per event loop (daphne's: one a process), for every call: a new channel a
+# call stayed subscribed (pub/sub layer) and kept its queue, a leak per anonymous request.
+_channels: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _database() -> str:
@@ -39,9 +44,16 @@ def _redis() -> str:
 
 async def _layer_round_trip() -> None:
     layer = get_channel_layer()
-    channel = await layer.new_channel("healthz.")
+    loop = asyncio.get_running_loop()
+    channel = _channels.get(loop)
+    if channel is None:  # subscribed before the first send (pub/sub drops unheard ones)
+        channel = _channels[loop] = await layer.new_channel("healthz.")
     await layer.send(channel, {"type": "healthz.ping"})
-    message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+    try:
+        message = await asyncio.wait_for(layer.receive(channel), TIMEOUT)
+    except BaseException:
+        _channels.pop(loop, None)  # a cancelled receive unsubscribed it: a new one next
+        raise
     if message.get("type") != "healthz.ping":
         raise RuntimeError("the channel layer returned another message")
 
@@ -51,7 +63,21 @@ def _channel_layer() -> str:
     return "ok"
 
 
+def _background() -> dict:
+    """{"worker": ..., "beat": ...}: "not used" when tasks run in the web process."""
+    if settings.BLAZE_INMEMORY or settings.CELERY_TASK_ALWAYS_EAGER:
+        return {"worker": "not used", "beat": "not used"}
+    from .heartbeat import alive
+
+    return {part: "ok" if up else "failing" for part, up in alive().items()}
+
+
 CHECKS = {"database": _database, "redis": _redis, "channel_layer": _channel_layer}
+
+
+def _failure(e: Exception) -> str:
+    lines = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {lines[0]}" if lines else type(e).__name__
 
 
 def health() -> dict:
@@ -60,8 +86,16 @@ def health() -> dict:
     for name, check in CHECKS.items():
         try:
             checks[name] = check()
-        except Exception:
-            log.exception("health check %s failed", name)
+        except Exception as e:  # one line for the operator's log, not a traceback a call
+            log.warning("health check %s failing: %s", name, _failure(e))
             checks[name] = "failing"
+    if checks["database"] == "ok":
+        try:
+            checks.update(_background())
+        except Exception as e:
+            log.warning("health check background failing: %s", _failure(e))
+            checks.update(worker="failing", beat="failing")
+    else:  # the heartbeats are rows: unknown without the database
+        checks.update(worker="failing", beat="failing")
     status = "failing" if "failing" in checks.values() else "ok"
     return {"status": status, "checks": checks}

@@ -13,3 +13,14 @@ class JobRun(models.Model):
 
     def __str__(self):
         return f"{self.task} last finished {self.finished}"
+
+
+class Heartbeat(models.Model):
+    """The last sign of life of a background part: "beat" (it sent the heartbeat task)
+    and "worker" (one ran it). /healthz reads them (ops.heartbeat)."""
+
+    part = models.CharField(max_length=20, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.part} alive at {self.at}"

@@ -8,10 +8,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from blaze_site.queues import queue_names
-from correspondence.models import SeatClock
-from games import live_sockets
+from clocks.models import SeatClock
+from games.live import live_sockets
 from games.watchdog import games_waiting_on_bots, stall_seconds, stalled_bot_games
+from lib.queues import queue_names
 
 from .models import JobRun
 
@@ -61,7 +61,7 @@ def jobs() -> list[dict]:
 
 def workers() -> list[dict]:
     """Workers that answer now and read this site's queues: [{"name", "queues"}]."""
-    from blaze_site.celery import app
+    from celery import current_app as app  # blaze_site.celery's, once the worker or web has set it
 
     ours = set(queue_names(settings.CELERY_TASK_DEFAULT_QUEUE))
     replies = app.control.inspect(timeout=TIMEOUT).active_queues() or {}

@@ -1,13 +1,16 @@
 """Per-seat figures of one game, from its deal and move log (plain Python)."""
 
 from games.engine import state_from_deal
+from games.standing import standing_places
 
 
-def game_figures(deal: dict, payloads: list, result: dict | None = None) -> list[dict]:
+def game_figures(deal: dict, payloads: list, result: dict | None = None,
+                 abandoned=frozenset()) -> list[dict]:
     """Score, rank, feathers and bets of every seat, by replaying the game.
 
     The replay is the truth for feathers and bets. A game that ended before its
-    last move (someone abandoned it) takes scores and ranking from `result`.
+    last move (someone abandoned it) takes scores and ranking from `result`. Ranks follow
+    games.standing, as the table and the ratings do: `abandoned` seats rank last.
     """
     state = state_from_deal(deal)
     for payload in payloads:
@@ -19,7 +22,7 @@ def game_figures(deal: dict, payloads: list, result: dict | None = None) -> list
             raise ValueError("the game is neither finished nor has a stored ranking")
         ranking = list(result["ranking"])
         scores = list(result.get("scores") or state.scores)
-    place = {seat: k + 1 for k, seat in enumerate(ranking)}
+    place = dict(standing_places(ranking, abandoned))
     figures = []
     for seat in range(state.n):
         bets = [rb[seat] for rb in state.bet_history if rb[seat] is not None]

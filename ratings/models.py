@@ -17,6 +17,12 @@ class Rating(models.Model):
     mu = models.FloatField(default=skill.MU)
     sigma = models.FloatField(default=skill.SIGMA)
     games = models.PositiveIntegerField(default=0)  # rated games applied
+    # Public rated games, in all and by player count, for the leaderboard (which shows
+    # public games only, and never counts every rating change): written with `games`.
+    games_public = models.PositiveIntegerField(default=0)
+    games_3 = models.PositiveIntegerField(default=0)
+    games_4 = models.PositiveIntegerField(default=0)
+    games_5 = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self):
@@ -34,7 +40,9 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One user's rating before and after one rated game; never updated."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    # db_index off: the unique (game, user) index serves every lookup by game
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+",
+                             db_index=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
@@ -63,11 +71,14 @@ class RatingChange(models.Model):
 class GameStat(models.Model):
     """One seat of one finished game, as the replay tells it; cheap to sum."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    # db_index off for both: the unique (game, seat) and the (user, -finished) indexes
+    # serve every lookup by game and by user
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+",
+                             db_index=False)
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-        related_name="game_stats",
+        related_name="game_stats", db_index=False,
     )
     players = models.PositiveSmallIntegerField()
     rated = models.BooleanField(default=False)

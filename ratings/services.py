@@ -41,8 +41,10 @@ def game_stats_record(*, game_id: int) -> int:
     if GameStat.objects.filter(game_id=game_id).exists():
         return 0
     payloads = list(game.moves.order_by("seq").values_list("payload", flat=True))
-    figures = game_figures(game.deal, payloads, game.result)
-    users = seat_users(game.seats.all())
+    seats = list(game.seats.all())
+    figures = game_figures(game.deal, payloads, game.result,
+                           abandoned={s.index for s in seats if s.abandoned})
+    users = seat_users(seats)
     finished = game.finished or game.created
     rows = [
         GameStat(
@@ -101,7 +103,13 @@ def rating_update_for_game(*, game_id: int) -> list[RatingChange]:
             ))
             r = ratings[user_id]
             r.mu, r.sigma, r.games = mu1, sigma1, r.games + 1
-            r.save(update_fields=["mu", "sigma", "games", "updated"])
+            fields = ["mu", "sigma", "games", "updated"]
+            if not game.private:  # the leaderboard's counts: public games only
+                at_count = f"games_{game.players}"
+                r.games_public += 1
+                setattr(r, at_count, getattr(r, at_count) + 1)
+                fields += ["games_public", at_count]
+            r.save(update_fields=fields)
         RatingChange.objects.bulk_create(changes)
     return changes
 

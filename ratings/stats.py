@@ -4,12 +4,23 @@ All of it sums the GameStat and RatingChange rows that the services derive from
 the stored games by replaying them through the engine.
 """
 
-from django.db.models import Avg, Count, F, Q, Sum
+from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
+from games.models import Seat, player_name
 
 from . import rating as skill
 from .models import GameStat, Rating, RatingChange
+
+
+def _shown_to(viewer) -> Q:
+    """The rows (GameStat or RatingChange) of games this viewer may see listed: public
+    games, and private ones only where the viewer held a seat. A private game is never
+    listed, counted or summed for anyone else (its ids, dates and players stay unknown)."""
+    public = Q(game__private=False)
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return public
+    return public | Q(game_id__in=Seat.objects.filter(user=viewer).values("game_id"))
 
 
 def _ratio(part, whole):
@@ -43,9 +54,9 @@ _AGGREGATES = {
 }
 
 
-def player_stats(user: User) -> dict:
-    """Totals over every counted game, and the same by player count (3, 4, 5)."""
-    rows = GameStat.objects.filter(user=user)
+def player_stats(user: User, viewer=None) -> dict:
+    """Totals over every counted game the viewer may see, and the same by player count."""
+    rows = GameStat.objects.filter(_shown_to(viewer), user=user)
     total = _summary(rows.aggregate(**_AGGREGATES))
     by_players = [
         _summary(row)
@@ -54,15 +65,16 @@ def player_stats(user: User) -> dict:
     return {"total": total, "by_players": by_players}
 
 
-def recent_games(user: User, limit: int = 10) -> list[dict]:
-    """The user's last games, newest first, with everyone's name and place."""
-    mine = list(GameStat.objects.filter(user=user)[:limit])
+def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
+    """The user's last games the viewer may see, newest first, with everyone's name and
+    place."""
+    mine = list(GameStat.objects.filter(_shown_to(viewer), user=user)[:limit])
     seats = {}
     for stat in GameStat.objects.filter(game_id__in=[m.game_id for m in mine]).select_related(
         "user"
     ).order_by("game_id", "rank"):
         seats.setdefault(stat.game_id, []).append(
-            {"name": stat.user.username if stat.user else "(no account)", "rank": stat.rank,
+            {"name": player_name(stat.user) if stat.user else "(no account)", "rank": stat.rank,
              "score": stat.score, "is_bot": bool(stat.user and stat.user.is_bot)}
         )
     return [
@@ -81,22 +93,26 @@ def recent_games(user: User, limit: int = 10) -> list[dict]:
     ]
 
 
-def head_to_head(user: User, other: User) -> dict:
-    """Games both played, and how often each finished above the other."""
-    theirs = {
-        s.game_id: s.rank for s in GameStat.objects.filter(user=other).only("game_id", "rank")
-    }
-    together = [s for s in GameStat.objects.filter(user=user, game_id__in=theirs)]
-    ahead = sum(1 for s in together if s.rank < theirs[s.game_id])
+def head_to_head(user: User, other: User, viewer=None, recent: int = 10) -> dict:
+    """Games both played that the viewer may see, and how often each finished above the
+    other: counted in SQL (a bot plays every game: its rows never come into memory)."""
+    shown = _shown_to(viewer)
+    # a bot may hold several seats of one game: its best place there counts
+    theirs = (GameStat.objects.filter(user=other, game_id=OuterRef("game_id"))
+              .order_by("rank").values("rank"))
+    together = (GameStat.objects.filter(shown, user=user)
+                .annotate(other_rank=Subquery(theirs[:1])).filter(other_rank__isnull=False))
+    counts = together.aggregate(games=Count("id"),
+                                ahead=Count("id", filter=Q(rank__lt=F("other_rank"))))
     return {
         "other": other,
-        "games": len(together),
-        "ahead": ahead,
-        "behind": len(together) - ahead,
+        "games": counts["games"],
+        "ahead": counts["ahead"],
+        "behind": counts["games"] - counts["ahead"],
         "recent": [
             {"game_id": s.game_id, "url": f"/games/{s.game_id}/", "finished": s.finished,
-             "players": s.players, "rank": s.rank, "other_rank": theirs[s.game_id]}
-            for s in together[:10]
+             "players": s.players, "rank": s.rank, "other_rank": s.other_rank}
+            for s in together.order_by("-finished", "-game_id")[:recent]
         ],
     }
 
@@ -109,14 +125,17 @@ def rating_of(user: User) -> dict:
             "provisional": skill.is_provisional(games), "mu": mu, "sigma": sigma}
 
 
-def rating_history(user: User) -> list[tuple]:
-    """(date, displayed rating after the game) for each rated game, oldest first,
-    starting with the rating before the first game."""
+CHART_GAMES = 200  # the chart's last rated games: a bot's page stays small
+
+
+def rating_history(user: User, viewer=None, last: int = CHART_GAMES) -> list[tuple]:
+    """(date, displayed rating after the game) for each of the last `last` rated games the
+    viewer may see, oldest first, starting with the rating before the first of them."""
     changes = list(
-        RatingChange.objects.filter(user=user)
+        RatingChange.objects.filter(_shown_to(viewer), user=user)
         .annotate(finished=F("game__finished"))
-        .order_by("finished", "game_id")
-    )
+        .order_by("-finished", "-game_id")[:last]
+    )[::-1]
     if not changes:
         return []
     first = changes[0]
@@ -132,36 +151,35 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
     player count are listed, and `min_games` counts those games.
     """
     ratings = Rating.objects.select_related("user").filter(user__is_active=True)
-    if players is None:
+    at_count = f"games_{players}" if players in (3, 4, 5) else None
+    if at_count is None:
         ratings = ratings.filter(games__gte=min_games)
-        counts = {}
-    else:
-        counts = dict(
-            RatingChange.objects.filter(game__players=players).order_by().values("user_id")
-            .annotate(n=Count("id")).filter(n__gte=max(min_games, 1))
-            .values_list("user_id", "n")
-        )
-        ratings = ratings.filter(user_id__in=counts)
+    else:  # counted on the rating row as games are applied: no scan of rating changes
+        ratings = ratings.filter(**{f"{at_count}__gte": max(min_games, 1)})
     ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
         "-conservative", "user__username"
     )[:limit]
+    # The public board counts public games only (a private game is known to its seats
+    # alone): the rating row keeps those counts too.
     return [
-        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games,
-         "games_at_count": counts.get(r.user_id), "provisional": r.provisional,
+        {"place": place, "user": r.user, "rating": r.displayed, "games": r.games_public,
+         "games_at_count": getattr(r, at_count) if at_count else None,
+         "provisional": r.provisional,
          "is_bot": r.user.is_bot}
         for place, r in enumerate(ratings, start=1)
     ]
 
 
-def profile_context(player: User, vs: str = "") -> dict:
-    """Everything the profile page shows of ratings and figures."""
+def profile_context(player: User, vs: str = "", viewer=None) -> dict:
+    """Everything the profile page shows `viewer` of ratings and figures (private games
+    only to those who sat at them)."""
     from .chart import rating_chart
 
     context = {
-        "stats": player_stats(player),
+        "stats": player_stats(player, viewer),
         "rating": rating_of(player),
-        "chart": rating_chart(rating_history(player)),
-        "recent": recent_games(player),
+        "chart": rating_chart(rating_history(player, viewer)),
+        "recent": recent_games(player, viewer=viewer),
         "vs": vs,
         "h2h": None,
         "vs_unknown": False,
@@ -171,5 +189,5 @@ def profile_context(player: User, vs: str = "") -> dict:
         if other is None:
             context["vs_unknown"] = True
         else:
-            context["h2h"] = head_to_head(player, other)
+            context["h2h"] = head_to_head(player, other, viewer)
     return context

@@ -32,4 +32,4 @@ def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
     vs = request.GET.get("vs", "").strip()
     return render(request, "ratings/profile.html",
-                  {"player": player, **profile_context(player, vs)})
+                  {"player": player, **profile_context(player, vs, viewer=request.user)})

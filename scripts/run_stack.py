@@ -89,16 +89,19 @@ def main() -> int:
         commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env["PORT"],
                      "blaze_site.asgi:application"]]
         if env.get("BLAZE_INMEMORY") != "1":
-            celery = str(BIN / "celery")
+            # Under the supervisor: a worker that a Redis restart ends is started again.
+            celery = [str(BIN / "python"), str(ROOT / "scripts" / "supervise.py"), "--",
+                      str(BIN / "celery")]
             # With no -Q a worker reads every queue of the site (bots, clocks, mail, the rest).
-            commands.append([celery, "-A", "blaze_site", "worker", "-l", "info", "-c", "2"])
-            commands.append([celery, "-A", "blaze_site", "beat", "-l", "info",
+            commands.append([*celery, "-A", "blaze_site", "worker", "-l", "info", "-c", "2"])
+            commands.append([*celery, "-A", "blaze_site", "beat", "-l", "info",
                              "-s", str(RUN_DIR / "celerybeat-schedule")])
         for command in commands:
             children.append(subprocess.Popen(command, cwd=ROOT, env=env))
         print(f"Blaze online: http://127.0.0.1:{env['PORT']}/  (Ctrl-C stops; cache: "
               f"{env.get('CACHE_URL', 'in-process')})", flush=True)
-        # One process dying takes the stack down: a half-running site only confuses.
+        # One process dying takes the stack down: a half-running site only confuses
+        # (worker and beat are started again by their supervisor instead).
         while all(child.poll() is None for child in children):
             time.sleep(0.5)
         dead = next(child for child in children if child.poll() is not None)

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Start N daphne web processes (ports BASE+1 .. BASE+N) and one Celery worker on this
-# checkout, logs in .run/; Ctrl-C (or SIGTERM) stops them all. Used for the load
+# Start N daphne web processes (ports BASE+1 .. BASE+N), one Celery worker reading every
+# queue of the site (bots, clocks, mail, the rest) and one beat on this checkout, logs in
+# .run/; Ctrl-C (or SIGTERM) stops them all. Worker and beat run under scripts/supervise.py,
+# which starts them again if they exit (a Redis restart can end a worker). Used for the load
 # benchmark (README.md, "Live play"); in production run one daphne per core behind nginx.
 #   scripts/serve_many.sh 2 8300     # daphne on :8301 and :8302
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${1:-2}"; BASE="${2:-8000}"
 PY=.venv/bin/python
-mkdir -p .run
+RUN="${RUN_DIR:-.run}"  # logs and beat's schedule
+mkdir -p "$RUN"
 pids=()
 stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait; }
 trap stop INT TERM EXIT
 for i in $(seq 1 "$N"); do
   port=$((BASE + i))
-  .venv/bin/daphne -b 127.0.0.1 -p "$port" blaze_site.asgi:application \
-    >".run/daphne-$port.log" 2>&1 &
+  .venv/bin/daphne -b 127.0.0.1 -p "$port" blaze_site.asgi:application --websocket_connect_timeout "${WS_HANDSHAKE_SECONDS:-5}" \
+    >"$RUN/daphne-$port.log" 2>&1 &
   pids+=($!)
-  echo "daphne :$port pid $! (log .run/daphne-$port.log)"
+  echo "daphne :$port pid $! (log $RUN/daphne-$port.log)"
 done
-.venv/bin/celery -A blaze_site worker -l warning --concurrency "${CELERY_CONCURRENCY:-2}" \
-  -Q "${CELERY_TASK_DEFAULT_QUEUE:-celery}" >.run/celery.log 2>&1 &
+# No -Q: the worker reads every queue in CELERY_TASK_QUEUES (blaze_site/queues.py).
+$PY scripts/supervise.py -- .venv/bin/celery -A blaze_site worker -l warning \
+  --concurrency "${CELERY_CONCURRENCY:-2}" >"$RUN/celery.log" 2>&1 &
 pids+=($!)
-echo "celery worker pid $! (log .run/celery.log)"
+echo "celery worker pid $! (log $RUN/celery.log)"
+$PY scripts/supervise.py -- .venv/bin/celery -A blaze_site beat -l warning \
+  -s "$RUN/celerybeat-schedule" >"$RUN/beat.log" 2>&1 &
+pids+=($!)
+echo "celery beat pid $! (log $RUN/beat.log)"
 wait

@@ -32,7 +32,7 @@ def _clear_cache():
     # game ids come again in the next test, with other deals, nor a live check this
     # process queued for such an id).
     from accounts import token_cache
-    from correspondence.clocks import live_checks_forget
+    from clocks.clocks import live_checks_forget
     from games.selectors import state_cache_clear
 
     cache.clear()

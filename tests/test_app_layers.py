@@ -18,9 +18,11 @@ MAY_IMPORT = {
     "accounts": set(),
     "games": {"accounts"},
     "ratings": {"accounts", "games"},
-    "correspondence": {"accounts", "games"},
+    "clocks": {"accounts", "games"},
+    "notifications": {"accounts", "games"},
     "tournaments": {"accounts", "games"},
-    "ops": {"accounts", "games", "ratings", "correspondence", "tournaments"},
+    "social": {"accounts", "games"},
+    "ops": {"accounts", "games", "ratings", "clocks", "notifications", "tournaments"},
 }
 
 
@@ -94,3 +96,28 @@ def test_each_app_imports_only_the_layers_below_it():
                    if other not in MAY_IMPORT[app]}
              for app, imported in graph.items()}
     assert {app: found for app, found in wrong.items() if found} == {}
+
+
+def _modules_imported_by(folder: str) -> dict[str, set[str]]:
+    """file -> the project's top-level packages it imports (apps, lib, blaze_site)."""
+    own = set(APPS) | {"lib", "blaze_site"}
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        tops = {m.split(".")[0] for m in _imported_modules(tree)} & own
+        if tops:
+            found[str(path.relative_to(ROOT))] = tops
+    return found
+
+
+def test_lib_lies_below_every_app_and_imports_none():
+    upward = {path: tops - {"lib"} for path, tops in _modules_imported_by("lib").items()
+              if tops - {"lib"}}
+    assert upward == {}
+
+
+def test_no_app_imports_the_project_package_for_helpers():
+    # blaze_site wires the apps together; what apps share lives in lib/, below them all
+    leaning = {path: tops for app in APPS
+               for path, tops in _modules_imported_by(app).items() if "blaze_site" in tops}
+    assert leaning == {}

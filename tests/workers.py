@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 
 from blaze_site.celery import app as celery_app
-from blaze_site.queues import queue_names, task_routes
+from lib.queues import queue_names, task_routes
 
 ROOT = Path(__file__).resolve().parents[1]
 

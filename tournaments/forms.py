@@ -4,11 +4,12 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models import BOT_NAMES
 from games.time_controls import preset
 
 from .models import Tournament
 
-BOT_LEVEL_CHOICES = [("random", _("random")), ("basic", _("basic")), ("strong", _("strong"))]
+BOT_LEVEL_CHOICES = list(BOT_NAMES.items())  # one name per level (games.models)
 
 
 class TournamentForm(forms.Form):
@@ -41,8 +42,10 @@ class TournamentForm(forms.Form):
         required=False, label=_("Starts at (UTC; empty: the organiser starts it)"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    min_players = forms.IntegerField(label=_("Minimum players"), min_value=3, max_value=200,
-                                     initial=3)
+    # empty: 3, or 2 when bots fill short tables (tournaments.services)
+    min_players = forms.IntegerField(
+        label=_("Minimum players (empty: 3, or 2 with bots)"), min_value=2, max_value=200,
+        required=False)
     max_players = forms.IntegerField(label=_("Maximum players"), min_value=3, max_value=200,
                                      initial=40)
     # One rule with the lobby's: bots are rated like everyone, so they may sit at rated

@@ -56,8 +56,11 @@ class Tournament(models.Model):
                 condition=models.Q(table_size__gte=3, table_size__lte=5),
                 name="tournament_table_size_3_to_5",
             ),
+            # two people are enough when bots fill the tables (services.MIN_PLAYERS…)
             models.CheckConstraint(
-                condition=models.Q(min_players__gte=3, max_players__gte=models.F("min_players")),
+                condition=models.Q(max_players__gte=models.F("min_players")) & (
+                    models.Q(min_players__gte=3)
+                    | models.Q(allow_bots=True, min_players__gte=2)),
                 name="tournament_player_limits",
             ),
         ]

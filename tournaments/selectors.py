@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from games.models import Game, Seat
@@ -145,17 +145,27 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     return out
 
 
-def tournament_list() -> dict[str, list[Tournament]]:
-    """Upcoming (registering), running and finished (or cancelled) tournaments."""
+LIST_PAGE = 50  # tournaments a section of the list shows a page
+
+
+def tournament_list(page: int = 1) -> dict:
+    """Upcoming (registering), running and finished (or cancelled) tournaments, a page of
+    each (`page` from 1; the first page of upcoming and running is the soonest and oldest),
+    and whether any section has a next page."""
     qs = Tournament.objects.select_related("organiser")
-    return {
-        "upcoming": list(qs.filter(status=Tournament.REGISTERING).order_by("starts_at", "pk")),
-        "running": list(qs.filter(status=Tournament.RUNNING).order_by("pk")),
-        "finished": list(
-            qs.filter(Q(status=Tournament.FINISHED) | Q(status=Tournament.CANCELLED))
-            .order_by("-finished", "-pk")[:50]
-        ),
+    start = (page - 1) * LIST_PAGE
+    window = slice(start, start + LIST_PAGE + 1)  # one more: is there a next page?
+    sections = {
+        "upcoming": qs.filter(status=Tournament.REGISTERING).order_by("starts_at", "pk"),
+        "running": qs.filter(status=Tournament.RUNNING).order_by("pk"),
+        "finished": qs.filter(Q(status=Tournament.FINISHED) | Q(status=Tournament.CANCELLED))
+        .order_by("-finished", "-pk"),
     }
+    out = {name: list(rows[window]) for name, rows in sections.items()}
+    more = any(len(rows) > LIST_PAGE for rows in out.values())
+    return {**{name: rows[:LIST_PAGE] for name, rows in out.items()},
+            "page": page, "next_page": page + 1 if more else None,
+            "previous_page": page - 1 if page > 1 else None}
 
 
 def tournaments_due(now=None) -> list[int]:
@@ -166,5 +176,14 @@ def tournaments_due(now=None) -> list[int]:
     )
 
 
-def tournaments_running() -> list[int]:
-    return list(Tournament.objects.filter(status=Tournament.RUNNING).values_list("pk", flat=True))
+def tournaments_to_advance() -> list[int]:
+    """Running tournaments whose current round is paired and has every game done: what
+    the tick advances, in one query (never every table of every running tournament)."""
+    current = TournamentRound.objects.filter(tournament=OuterRef("pk"),
+                                             number=OuterRef("current_round"))
+    playing = TournamentTable.objects.filter(
+        round__tournament=OuterRef("pk"), round__number=OuterRef("current_round"),
+    ).exclude(game__status__in=DONE)
+    return list(Tournament.objects.filter(status=Tournament.RUNNING)
+                .filter(Exists(current)).exclude(Exists(playing))
+                .values_list("pk", flat=True))

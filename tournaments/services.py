@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy
 
 from games import events
 from games import services as game_services
+from games.errors import Refused
 from games.models import Game, Seat
-from games.refusals import Refused
 from games.time_controls import clean_time_control
 
 from . import selectors
@@ -46,13 +46,22 @@ class TooFewPlayers(TournamentError):
 # ---- creating and registering -----------------------------------------------------------
 
 
+MIN_PLAYERS = 3  # a table of Blaze
+MIN_PLAYERS_WITH_BOTS = 2  # and bots make the third (and fourth…) at each table
+
+
 def tournament_create(
     *, organiser, name: str, format: str = Tournament.SWISS, table_size: int = 4,
     rounds: int = 3, advance_per_table: int = 2, time_control=None, rated: bool = False,
     registration_opens: datetime | None = None, registration_closes: datetime,
-    starts_at: datetime | None = None, min_players: int = 3, max_players: int = 40,
-    allow_bots: bool = False, bot_level: str = "basic", points=None,
+    starts_at: datetime | None = None, min_players: int | None = None,
+    max_players: int = 40, allow_bots: bool = False, bot_level: str = "basic", points=None,
 ) -> Tournament:
+    """`min_players`: by default 3, or 2 when bots fill short tables (two friends and
+    bots make a table)."""
+    fewest = MIN_PLAYERS_WITH_BOTS if allow_bots else MIN_PLAYERS
+    if min_players is None:
+        min_players = fewest
     name = (name or "").strip()
     if not name:
         raise TournamentError(_("A tournament needs a name."))
@@ -64,8 +73,10 @@ def tournament_create(
         raise TournamentError(_("A Swiss tournament has 1 to 20 rounds."))
     if format == Tournament.ELIMINATION and not 1 <= advance_per_table <= 4:
         raise TournamentError(_("1 to 4 players of each table can go on."))
-    if not 3 <= min_players <= max_players:
-        raise TournamentError(_("The minimum is at least 3 players and at most the maximum."))
+    if not fewest <= min_players <= max_players:
+        raise TournamentError(
+            _("The minimum is at least 3 players (2 when bots fill short tables) and at "
+              "most the maximum."))
     if max_players > 200:
         raise TournamentError(_("At most 200 players can register."))
     if bot_level not in Tournament.BOT_LEVELS:
@@ -246,7 +257,10 @@ def tournament_round_pair(*, tournament: Tournament) -> TournamentRound | None:
     placeholders = [("bot", i) for i in range(bots)]
     ranked = field + placeholders
     if t.format == Tournament.SWISS:
-        tables = swiss_tables(ranked, selectors.tournament_met_pairs(t), t.table_size)
+        # pairs who met already, and those an app above asks to keep apart (blocks):
+        # both avoided where the standings allow
+        avoid = selectors.tournament_met_pairs(t) | events.apart_pairs(field)
+        tables = swiss_tables(ranked, avoid, t.table_size)
     else:
         tables = elimination_tables(ranked, t.table_size)
     rnd = TournamentRound.objects.create(tournament=t, number=t.current_round)
@@ -270,7 +284,9 @@ def _table_game_create(t: Tournament, humans: list, n_bots: int) -> Game:
             rated=t.rated, private=False, bots=[t.bot_level] * n_bots,
         )
         for user in humans[1:]:
-            game = game_services.game_join(game_id=game.pk, user=user)
+            # the pairing kept blocked players apart where it could; where it could not,
+            # they play (tables are the tournament's, not a player's)
+            game = game_services.game_join(game_id=game.pk, user=user, vetoes=False)
     except game_services.GameError as e:
         raise TournamentError(_("A table could not be set up: %(why)s") % {"why": e.message}
                               ) from None
@@ -375,7 +391,7 @@ def tournaments_tick(*, now: datetime | None = None) -> dict:
                 pass  # started or cancelled meanwhile
         except TournamentError:
             log.exception("tournament %s could not start", tid)
-    for tid in selectors.tournaments_running():
+    for tid in selectors.tournaments_to_advance():
         if tournament_advance(tournament_id=tid) in ("paired", "finished"):
             done["advanced"].append(tid)
     return done

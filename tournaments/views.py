@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -12,7 +13,16 @@ from .models import Tournament
 
 
 def tournament_list(request):
-    return render(request, "tournaments/list.html", selectors.tournament_list())
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 0
+    if not 1 <= page <= 10_000:
+        # the sentence the time controls say of a bad number (translated there)
+        sentence = _('"{key}" must be a whole number from {low} to {high}').format(
+            key="page", low=1, high=10_000)
+        return HttpResponseBadRequest(sentence, content_type="text/plain; charset=utf-8")
+    return render(request, "tournaments/list.html", selectors.tournament_list(page))
 
 
 @login_required

@@ -2,7 +2,7 @@
 
 `gettext_noop` (xgettext knows the name) marks a template for the catalogues and
 returns it as a `Phrase`; a `Sentence` is a template with its values, English when
-printed. The web layer translates both (games/refusals.py); the engine stays English.
+printed. The web layer translates both (games/errors.py); the engine stays English.
 """
 
 

@@ -4,6 +4,7 @@ builds (rank in the corners, the suit's symbol in its colour, the Firebird's own
 from django import template
 
 from games.cards_text import SUIT_SYMBOLS, card_name
+from games.words import REJECT_RULE
 
 register = template.Library()
 
@@ -15,3 +16,9 @@ def card(code: str, trump: bool = False, small: bool = False):
         "symbol": SUIT_SYMBOLS[code[0]], "name": card_name(code), "trump": trump,
         "small": small,
     }
+
+
+@register.simple_tag
+def reject_rule() -> str:
+    """{% reject_rule %}: the one wording of the rejection rule (games.words)."""
+    return str(REJECT_RULE)

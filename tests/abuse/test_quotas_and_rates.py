@@ -135,7 +135,7 @@ def test_players_making_one_move_a_turn_at_full_speed_never_hit_the_move_limit(
 
 def test_a_move_is_not_refused_when_the_shared_cache_is_down(settings, rf, ann):
     # A Redis restart must not turn every move into a 500: the limit opens until it is back.
-    from blaze_site.ratelimits import rate_limit_check
+    from lib.ratelimits import rate_limit_check
 
     settings.CACHES = {"default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

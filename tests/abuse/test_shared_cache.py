@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.test import RequestFactory
 
-from blaze_site.ratelimits import RateLimited, rate_limit_check
+from lib.ratelimits import RateLimited, rate_limit_check
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = "redis://127.0.0.1:6379/1"
@@ -20,7 +20,7 @@ import django
 django.setup()
 from types import SimpleNamespace
 from django.test import RequestFactory
-from blaze_site.ratelimits import rate_limit_check
+from lib.ratelimits import rate_limit_check
 request = RequestFactory().post("/api/v1/games")
 request.user = SimpleNamespace(is_authenticated=True, pk=4242)
 rate_limit_check(request, "game_create")

@@ -58,3 +58,41 @@ def test_a_stored_name_is_nfkc_normalized(client, db):
 def test_the_skeleton_reads_look_alikes_as_latin():
     assert username_skeleton("\u0430nn") == "ann"
     assert username_skeleton("Bob1") == "bob1"
+
+
+@pytest.mark.parametrize("name", ["bot_strong", "b0t-strong", "BOT.strong", "bot-str0ng"])
+def test_ascii_look_alikes_of_a_bot_name_are_refused(client, db, name):
+    User.objects.create_user(username="bot-strong", is_bot=True)
+    _refused(_signup(client, name), "for bots")
+    assert User.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["b0b_smith", "bob-sm1th", "B0B.SMITH", "bob_smlth"])
+def test_ascii_look_alikes_of_an_existing_name_are_refused(client, db, name):
+    User.objects.create_user(username="bob-smith")
+    _refused(_signup(client, name), "looks like another player")
+    assert User.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["adm1n", "b0t", "ap1"])
+def test_look_alikes_of_reserved_names_are_refused(client, db, name):
+    _refused(_signup(client, name), "reserved")
+    assert not User.objects.exists()
+
+
+def test_a_guest_keeping_its_account_meets_the_same_rule(client, db):
+    from accounts.services import guest_create
+
+    User.objects.create_user(username="bot-strong", is_bot=True)
+    guest = guest_create(ip="192.0.2.7")
+    client.force_login(guest)
+    response = client.post(reverse("guest_claim"), {
+        "username": "b0t_strong", "email": "g@example.com",
+        "password1": "fiery-bird-42-feathers", "password2": "fiery-bird-42-feathers"})
+    _refused(response, "for bots")
+    assert User.objects.get(pk=guest.pk).is_guest
+
+
+def test_names_that_merely_share_letters_are_welcome(client, db):
+    User.objects.create_user(username="bob-smith")
+    assert _signup(client, "bob-smiths").status_code == 302

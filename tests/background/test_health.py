@@ -1,13 +1,16 @@
 """/healthz for load balancers and the staff status page for operators."""
 
+from datetime import timedelta
+
 import pytest
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from asgiref.sync import async_to_sync
 from django.conf import settings as django_settings
+from django.utils import timezone
 
 from blaze_site.celery import app as celery_app
-from games import live_sockets
-from ops.models import JobRun
+from games.live import live_sockets
+from ops.models import Heartbeat, JobRun
 from tests.conftest import make_user
 
 from .test_tasks_run_twice import _stalled, _waiting_on_a_bot
@@ -16,14 +19,45 @@ pytestmark = pytest.mark.django_db
 CLOSED_PORT_URL = "redis://127.0.0.1:8797/0"  # nothing listens there
 
 
+def _heartbeats(age_seconds: float = 0) -> None:
+    """A worker and beat last seen `age_seconds` ago (ops.heartbeat's rows)."""
+    at = timezone.now() - timedelta(seconds=age_seconds)
+    for part in ("worker", "beat"):
+        Heartbeat.objects.update_or_create(part=part, defaults={"at": at})
+
+
 def test_healthz_says_every_part_answers(client):
+    _heartbeats()
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Cache-Control"].startswith("max-age=0")
     body = response.json()
     assert body["status"] == "ok"
-    redis = "not used" if django_settings.BLAZE_INMEMORY else "ok"
-    assert body["checks"] == {"database": "ok", "redis": redis, "channel_layer": "ok"}
+    redis = background = "not used" if django_settings.BLAZE_INMEMORY else "ok"
+    assert body["checks"] == {"database": "ok", "redis": redis, "channel_layer": "ok",
+                              "worker": background, "beat": background}
+
+
+def test_healthz_fails_when_the_worker_and_beat_are_silent(client, settings):
+    settings.BLAZE_INMEMORY = False
+    _heartbeats(age_seconds=10 * settings.BLAZE_HEARTBEAT_SECONDS)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert checks["worker"] == checks["beat"] == "failing"
+    assert "T" not in "".join(checks.values())  # no timestamp, no detail
+
+
+def test_a_failing_check_is_one_warning_line_not_a_traceback(client, settings, caplog):
+    _heartbeats()
+    settings.BLAZE_INMEMORY = False
+    settings.CELERY_BROKER_URL = CLOSED_PORT_URL
+    with caplog.at_level("WARNING", logger="ops.health"):
+        client.get("/healthz")
+    records = [r for r in caplog.records if r.name == "ops.health"]
+    assert len(records) == 1 and records[0].levelname == "WARNING"
+    assert "redis" in records[0].getMessage() and records[0].exc_info is None
+    assert "\n" not in records[0].getMessage()
 
 
 def test_healthz_fails_with_503_when_redis_is_down_and_tells_no_address(client, settings):

@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import live_sockets
+from games.live import live_sockets
 from tests.conftest import make_user
 from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
     _connect,

@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 
 from blaze_site.celery import app as celery_app
-from blaze_site.queues import queue_names, task_routes
-from correspondence.clocks import LIVE_CHECK_MAX_SECONDS
+from clocks.clocks import LIVE_CHECK_MAX_SECONDS
+from lib.queues import queue_names, task_routes
 
 PREFIX = settings.CELERY_TASK_DEFAULT_QUEUE
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,11 +22,25 @@ def _queue_of(task_name: str) -> str:
 
 def test_bot_turns_clocks_and_mail_each_have_a_queue_named_after_the_prefix():
     assert _queue_of("games.tasks.bot_move") == f"{PREFIX}.bots"
-    assert _queue_of("correspondence.tasks.deadline_check") == f"{PREFIX}.clocks"
-    assert _queue_of("correspondence.tasks.clocks_sweep") == f"{PREFIX}.clocks"
+    assert _queue_of("clocks.tasks.deadline_check") == f"{PREFIX}.clocks"
+    assert _queue_of("clocks.tasks.clocks_sweep") == f"{PREFIX}.clocks"
     assert _queue_of("games.tasks.bots_watchdog") == f"{PREFIX}.clocks"
-    assert _queue_of("correspondence.tasks.notification_send") == f"{PREFIX}.mail"
+    assert _queue_of("notifications.tasks.notification_send") == f"{PREFIX}.mail"
+    assert _queue_of("notifications.tasks.send_digests") == f"{PREFIX}.mail"
     assert _queue_of("ratings.tasks.rating_update") == PREFIX
+
+
+def test_tasks_queued_under_their_names_before_the_split_still_run_where_they_did():
+    """clocks and notifications were one app, "correspondence": a task it queued (a live
+    deadline check waits in the broker for minutes) is still taken and routed."""
+    celery_app.loader.import_default_modules()
+    for old, new in [("correspondence.tasks.deadline_check", "clocks.tasks.deadline_check"),
+                     ("correspondence.tasks.clocks_sweep", "clocks.tasks.clocks_sweep"),
+                     ("correspondence.tasks.notification_send",
+                      "notifications.tasks.notification_send"),
+                     ("correspondence.tasks.send_digests", "notifications.tasks.send_digests")]:
+        assert old in celery_app.tasks and new in celery_app.tasks
+        assert _queue_of(old) == _queue_of(new)
 
 
 def test_a_plain_worker_reads_every_queue_of_its_site_and_no_other():

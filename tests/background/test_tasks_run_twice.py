@@ -8,19 +8,22 @@ task, runs it, checks it did something, runs it again and checks nothing more ch
 from datetime import timedelta
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core import mail
 from django.utils import timezone
 
 from accounts.models import User
 from blaze_site.celery import app as celery_app
-from correspondence.models import Notification, SeatClock
+from clocks.models import SeatClock
 from games import services
 from games.engine import legal_moves
 from games.models import Game, Move, Seat
 from games.selectors import game_state
+from notifications.models import Notification
+from ops.models import Heartbeat
 from ratings.models import Rating, RatingChange
+from tests.clocks.helpers import committed
 from tests.conftest import make_user
-from tests.correspondence.helpers import committed
 from tests.ratings.factories import finished_game
 from tests.tournaments.conftest import make_players, make_tournament, register_all
 from tournaments.models import Tournament, TournamentRound
@@ -28,7 +31,8 @@ from tournaments.models import Tournament, TournamentRound
 pytestmark = pytest.mark.django_db
 CORR = {"kind": "correspondence", "days": 1}
 LIVE = {"kind": "live", "minutes": 5}
-OUR_APPS = ("games.", "correspondence.", "ratings.", "tournaments.", "accounts.")
+OUR_APPS = ("games.", "clocks.", "notifications.", "ratings.", "tournaments.", "accounts.",
+            "ops.")
 
 
 @pytest.fixture(autouse=True)
@@ -55,6 +59,8 @@ def effects() -> dict:
         "rounds": TournamentRound.objects.count(),
         "clocks": sorted(SeatClock.objects.values_list("game_id", "seat", "timeouts")),
         "guests": sorted(User.objects.filter(is_guest=True).values_list("username", flat=True)),
+        "alive": sorted(Heartbeat.objects.values_list("part", flat=True)),
+        "sessions": Session.objects.count(),
     }
 
 
@@ -89,6 +95,7 @@ def _stalled(game) -> Game:
     long_ago = timezone.now() - timedelta(hours=1)
     Move.objects.filter(game=game).update(created=long_ago)
     Game.objects.filter(pk=game.pk).update(started=long_ago)
+    Game.objects.filter(pk=game.pk, bot_turn_since__isnull=False).update(bot_turn_since=long_ago)
     return game
 
 
@@ -115,7 +122,7 @@ def case_clocks_sweep(ann):
     for user in (bob, cat):
         services.game_join(game_id=game.pk, user=user)
     _overdue(game)
-    return ("correspondence.tasks.clocks_sweep",)
+    return ("clocks.tasks.clocks_sweep",)
 
 
 def case_deadline_check(ann):
@@ -125,13 +132,13 @@ def case_deadline_check(ann):
         services.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     _overdue(game)
-    return "correspondence.tasks.deadline_check", game.pk, game.seq
+    return "clocks.tasks.deadline_check", game.pk, game.seq
 
 
 def case_notification_send(ann):
     note = Notification.objects.create(user=ann, kind=Notification.GAME_OVER, key="t:1",
                                        text="Game 1 is over.")
-    return "correspondence.tasks.notification_send", note.pk
+    return "notifications.tasks.notification_send", note.pk
 
 
 def case_send_digests(ann):
@@ -144,7 +151,7 @@ def case_send_digests(ann):
     game.refresh_from_db()
     Game.objects.filter(pk=game.pk).update(
         waiting_on=[game.seats.get(user=ann).index])  # ann's turn
-    return ("correspondence.tasks.send_digests",)
+    return ("notifications.tasks.send_digests",)
 
 
 def case_rating_update(ann):
@@ -190,10 +197,26 @@ def case_guests_remove(ann):
     return ("accounts.tasks.guests_remove",)
 
 
+def case_sessions_clear(ann):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    old = SessionStore()
+    old["k"] = 1
+    old.set_expiry(1)
+    old.create()
+    Session.objects.filter(pk=old.session_key).update(
+        expire_date=timezone.now() - timedelta(days=1))
+    return ("accounts.tasks.sessions_clear",)
+
+
+def case_heartbeat(ann):
+    return ("ops.tasks.heartbeat",)
+
+
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_send_digests, case_rating_update, case_tournaments_tick,
-    case_tournament_advance, case_guests_remove,
+    case_tournament_advance, case_guests_remove, case_heartbeat, case_sessions_clear,
 )}
 
 

@@ -224,9 +224,16 @@ def test_resigning_hands_the_seat_to_a_bot_and_ranks_you_last(page, live_asgi):
     page.wait_for_function(WAIT_FOR_TURN_OR_END, timeout=30_000)
     page.get_by_text("Resign", exact=True).click()
     page.get_by_role("button", name="Resign and leave").click()
+    # at once a spectator's page: the confirmation closed, no hand, no "You" for the bot
+    page.wait_for_function("() => document.querySelector('#hand-section').hidden")
+    assert not page.locator("#resign").is_visible()
+    assert not page.locator(".resign__confirm").is_visible()
     # the bot plays the seat to the end; the ranking puts the one who left last
     page.wait_for_function("() => !document.querySelector('#ranking').hidden", timeout=120_000)
     assert "you left it" in page.locator("#prompt").text_content()
     last = page.locator("#ranking li").last.text_content()
     assert "(you)" in last and "ranks last" in last
     assert not page.locator("#resign").is_visible()
+    lines = page.locator("#log li").all_text_contents()
+    resigned_at = next(i for i, t in enumerate(lines) if "Basic bot for " in t)
+    assert not [t for t in lines[resigned_at:] if t.startswith("You ")]

@@ -4,9 +4,9 @@ caused them."""
 import pytest
 from django.utils import translation
 
-from correspondence.models import Notification
+from notifications.models import Notification
+from tests.clocks.helpers import move_random, started_game, user_at
 from tests.conftest import make_user
-from tests.correspondence.helpers import move_random, started_game, user_at
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 

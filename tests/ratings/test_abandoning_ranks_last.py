@@ -56,3 +56,32 @@ def test_recompute_rebuilds_ratings_with_leavers_last(ann, bob, cat, dan):
     assert sorted(RatingChange.objects.values_list(
         "game_id", "user_id", "rank", "mu_after", "sigma_after")) == stored
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma", "games")) == ratings
+
+
+def test_the_profile_shows_a_leaver_in_last_place_as_the_table_does(client, ann, bob, cat):
+    from games.selectors import game_final_ranking
+    from ratings.models import GameStat
+
+    bots_create()
+    # The handmade game ranks cat first, bob second, ann last; cat resigned, bob timed out.
+    game = finished_game([ann, bob, cat], handmade_game=True)
+    _abandon(game, cat, Seat.RESIGNED)
+    game_finished_record(game_id=game.pk)
+    assert game_final_ranking(game)[-1] == 2  # the table: cat's seat last
+    assert GameStat.objects.get(game=game, user=cat).rank == 3
+    profile = client.get(reverse("profile", args=["cat"])).content.decode()
+    assert "place 3" in profile and "place 1" not in profile
+    versus = client.get(reverse("profile", args=["cat"]), {"vs": "ann"}).content.decode()
+    assert "places 3 and 2" in versus
+
+
+def test_two_leavers_share_the_last_place_on_their_profiles(client, ann, bob, cat):
+    from ratings.models import GameStat
+
+    bots_create()
+    game = finished_game([ann, bob, cat], handmade_game=True)
+    _abandon(game, cat, Seat.RESIGNED)
+    _abandon(game, bob)
+    game_finished_record(game_id=game.pk)
+    ranks = dict(GameStat.objects.filter(game=game).values_list("user__username", "rank"))
+    assert ranks == {"ann": 1, "bob": 2, "cat": 2}

@@ -6,7 +6,7 @@ import pytest
 
 from games import events, services
 from games.models import Game, Move
-from tests.correspondence.helpers import committed, started_game, user_at
+from tests.clocks.helpers import committed, started_game, user_at
 from tests.games_helpers import random_legal_move
 
 pytestmark = pytest.mark.django_db
@@ -18,18 +18,19 @@ def _pinned(event) -> list[tuple[str, str]]:
 
 def test_every_event_runs_its_listeners_in_the_pinned_order():
     assert _pinned(events.game_started) == [
-        ("correspondence.clocks_start", events.IN_TRANSACTION),
+        ("clocks.clocks_start", events.IN_TRANSACTION),
     ]
     assert _pinned(events.move_played) == [
-        ("correspondence.clocks_on_move", events.IN_TRANSACTION),
+        ("clocks.clocks_on_move", events.IN_TRANSACTION),
     ]
     assert _pinned(events.game_ended) == [
         ("ratings.rating_update", events.ON_COMMIT),
         ("tournaments.tournament_game_finished", events.IN_TRANSACTION),
-        ("correspondence.clocks_stop_and_notify", events.IN_TRANSACTION),
+        ("clocks.clocks_stop", events.IN_TRANSACTION),
+        ("notifications.notify_game_ended", events.IN_TRANSACTION),
     ]
     assert _pinned(events.player_notice) == [
-        ("correspondence.notify", events.IN_TRANSACTION),
+        ("notifications.notify", events.IN_TRANSACTION),
     ]
 
 

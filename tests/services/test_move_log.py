@@ -76,7 +76,7 @@ def test_leaving_before_the_start_frees_the_seat(ann, bob):
 @pytest.mark.django_db
 def test_a_private_table_needs_its_invite_code(ann, bob):
     game = services.game_create(creator=ann, players=3, private=True)
-    with pytest.raises(services.Forbidden):
+    with pytest.raises(services.GameNotFound):  # to an outsider it does not exist
         services.game_join(game_id=game.pk, user=bob)
     services.game_join(game_id=game.pk, user=bob, invite_code=game.invite_code)
     assert game.seats.count() == 2

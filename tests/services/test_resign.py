@@ -54,7 +54,7 @@ def test_a_player_who_resigns_ranks_last_whatever_the_bot_scores(
     assert '"final_ranking": [' in page and '"abandoned": true' in page
     board = client.get(reverse("leaderboard"), {"min": "0"}).content.decode()
     board = board[board.index("<tbody>"):]
-    for bot in ("bot-random", "bot-strong"):  # the bots that stayed rank above ann
+    for bot in ("Random bot", "Strong bot"):  # the bots that stayed rank above ann
         assert board.index(f">{bot}<") < board.index(">ann<")
 
 
@@ -90,3 +90,38 @@ def test_resigning_is_documented_in_the_openapi_schema(client):
     assert "rank last" in operation["summary"]
     assert {"200", "400", "403", "404"} <= set(operation["responses"])
     assert operation["requestBody"]["required"] is False
+
+
+def test_who_resigns_watches_at_once_no_hand_no_moves_and_the_bot_is_not_you(client, ann):
+    import random
+
+    from games import services
+    from tests.games_helpers import random_legal_move
+
+    game_id, auth = _rated_game_against_bots(client, ann)
+    answer = api_post(client, f"/api/v1/games/{game_id}/resign", {}, auth).json()
+    seat = answer["you"]
+    assert "hand" not in answer and "options" not in answer  # a spectator's view
+    assert answer["players"][seat]["name"] == "Basic bot for ann"
+    # the bot plays the seat (its turn comes; other bots' moves are made here too)
+    rng = random.Random(2)
+    said = []
+    for _ in range(12):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.PLAYING:
+            break
+        mover = game.waiting_on[0]
+        if mover == seat:
+            refused = api_post(client, f"/api/v1/games/{game_id}/moves",
+                               {"seq": game.seq, "move": random_legal_move(game, seat, rng)},
+                               auth)
+            assert refused.status_code == 403, refused.json()
+            assert "left this game" in refused.json()["error"]
+        services.move_play(game_id=game_id, user=None, seq=game.seq, bot_seat=mover,
+                           move=random_legal_move(game, mover, rng), queue_bots=False)
+        view = api_get(client, f"/api/v1/games/{game_id}", auth).json()
+        assert "hand" not in view and "options" not in view
+        said += [line["text"] for line in view["log"]]
+    whole = api_get(client, f"/api/v1/games/{game_id}/log", auth).json()["lines"]
+    text = " ".join(line["text"] for line in whole)
+    assert said and "You " not in text and "Basic bot for ann" in text

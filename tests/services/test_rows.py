@@ -1,14 +1,15 @@
-"""The move path's hand-written SQL (games.rows) reads and writes what the ORM would."""
+"""The move path's hand-written SQL (lib.rows) reads and writes what the ORM would."""
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from correspondence.models import SeatClock
-from games import rows, services
+from clocks.models import SeatClock
+from games import services
 from games.models import Game, Move, Seat
-from tests.correspondence.helpers import started_game
+from lib import rows
+from tests.clocks.helpers import started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +76,7 @@ def test_an_update_writes_only_the_named_fields():
 
 def test_clock_rows_load_with_their_times():
     game = started_game(_players(), LIVE)
-    from correspondence.clocks import _clock_rows_locked
+    from clocks.clocks import _clock_rows_locked
 
     with transaction.atomic():
         loaded = _clock_rows_locked(game.pk)

@@ -54,18 +54,19 @@ def _behind(users, rng_seed=2):
 def test_a_game_read_with_its_row_catches_up_without_another_query(
         ann, bob, cat, dan, django_assert_num_queries, django_capture_on_commit_callbacks):
     game, held_seq, expected = _behind([ann, bob, cat, dan])
-    loaded, _seats = selectors.game_and_seats(game.pk)
-    assert loaded.log_tail[0] == held_seq - 1  # from the move before the held state
+    found = selectors.game_and_seats(game.pk)
+    loaded = found[0]
+    assert found.log_tail[0] == held_seq - 1  # from the move before the held state
     with django_assert_num_queries(0), django_capture_on_commit_callbacks(execute=True):
-        caught_up = game_state(loaded)
-        words = selectors._last_move_events(loaded)
+        caught_up = game_state(loaded, found.log_tail)
+        words = selectors._last_move_events(loaded, found.log_tail)
     for seat in (None, 0, 1, 2, 3):
         assert view(caught_up, seat) == view(expected, seat)
     assert words and words[0][0] == game.seq
     state_cache_clear()  # nothing held: the whole log comes with the row
-    loaded, _seats = selectors.game_and_seats(game.pk)
+    found = selectors.game_and_seats(game.pk)
     with django_assert_num_queries(0), django_capture_on_commit_callbacks(execute=True):
-        assert view(game_state(loaded), 1) == view(expected, 1)
+        assert view(game_state(found[0], found.log_tail), 1) == view(expected, 1)
 
 
 def test_a_move_where_another_process_made_the_last_ones_costs_no_more_queries(

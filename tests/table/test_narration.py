@@ -7,8 +7,9 @@ import pytest
 
 from games import services
 from games.engine import deal_game, random_move, state_from_deal
+from games.engine.facts import apply_told
 from games.models import Game
-from games.narration import event_text, lines_for, move_events
+from games.narration import event_text, lines_for
 from games.selectors import game_log
 from tests.games_helpers import random_legal_move
 
@@ -21,7 +22,7 @@ def _played(players: int, seed: int):
     events = []
     while not state.finished:
         move = random_move(state, rng)
-        events.append((len(events) + 1, move, move_events(state, move)))
+        events.append((len(events) + 1, move, apply_told(state, move)))
     return state, events
 
 

@@ -32,5 +32,5 @@ def test_the_table_winner_who_resigned_scores_the_last_place_points(client, ann)
                     seats[1].username: (3, 1), seats[2].username: (4, 0)}
     page = client.get(reverse("tournament_detail", args=[cup.pk])).content.decode()
     standings = page[page.index('id="standings"'):]
-    order = [standings.index(f"<td>{seats[i].username}") for i in (0, 3, 1, 2)]
+    order = [standings.index(f">{seats[i].username}") for i in (0, 3, 1, 2)]
     assert order == sorted(order)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.refusals import Refused
+from games.errors import Refused
 from games.time_controls import PRESETS
 from tournaments.models import Tournament
 from tournaments.services import TournamentError

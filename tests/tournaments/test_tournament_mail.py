@@ -5,8 +5,8 @@ a newline in it cannot stop the mail."""
 import pytest
 from django.core import mail
 
-from correspondence.models import EmailOptOut, Notification
 from games.models import Game
+from notifications.models import EmailOptOut, Notification
 from tournaments.services import tournament_start
 
 from .conftest import make_players, make_tournament, register_all

@@ -6,7 +6,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
-from games import consumers, ws_threads
+from games.live import consumers, ws_threads
 from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
     _connect,
     _own_channel_prefix,
@@ -22,11 +22,11 @@ def users(ann, bob, cat):
     return [ann, bob, cat]
 
 
-def test_a_handshake_read_that_comes_too_late_is_skipped(users, monkeypatch):
-    async_to_sync(_too_late)(users, monkeypatch)
+def test_a_handshake_read_that_comes_too_late_is_skipped(users, monkeypatch, settings):
+    async_to_sync(_too_late)(users, monkeypatch, settings)
 
 
-async def _too_late(users, monkeypatch):
+async def _too_late(users, monkeypatch, settings):
     game = await database_sync_to_async(_started)(users)
     token = await database_sync_to_async(_token)(users[0])
     checked = []
@@ -43,7 +43,7 @@ async def _too_late(users, monkeypatch):
     assert checked == [game.pk]
     await on_time.disconnect()
 
-    monkeypatch.setattr(ws_threads, "HANDSHAKE_SECONDS", -1.0)  # every read is late
+    settings.WS_HANDSHAKE_SECONDS = -1.0  # every read is late
     late = _connect(game.pk, token)
     assert not (await late.connect())[0]
     assert checked == [game.pk]  # nothing read for the late one

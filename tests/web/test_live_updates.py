@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from accounts.services import api_token_create, api_token_revoke
 from blaze_site.asgi import application
-from games import broadcast, consumers, messages, services
+from games import services
+from games.live import broadcast, consumers, messages
 from games.models import Game
 from games.selectors import game_state, view_build
 from tests.conftest import make_user
@@ -76,9 +77,9 @@ async def _every_seat_gets_its_view(monkeypatch):
     reads = []
     real_view = consumers._view_for
 
-    async def counted_view(game_id, user):
+    async def counted_view(game_id, user, language):
         reads.append(user.pk)
-        return await real_view(game_id, user)
+        return await real_view(game_id, user, language)
 
     monkeypatch.setattr(consumers, "_view_for", counted_view)
     watcher = await database_sync_to_async(make_user)("eve")

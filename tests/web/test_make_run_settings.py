@@ -43,7 +43,7 @@ def test_web_and_worker_of_make_run_share_the_redis_cache():
         "CACHES['default']['BACKEND']", "CACHES['default']['LOCATION']",
         "CACHES['default']['KEY_PREFIX']", CACHE_URL=env["CACHE_URL"],
         CHANNEL_LAYER_PREFIX="site-a")
-    assert backend == "blaze_site.redis_cache.SharedPoolRedisCache"  # Django's, one pool
+    assert backend == "lib.redis_cache.SharedPoolRedisCache"  # Django's, one pool
     assert location == "redis://127.0.0.1:6379/1" and prefix == "site-a"
     # An explicit CACHE_URL wins; without Redis each process keeps its own.
     mine = {"REDIS_URL": "redis://127.0.0.1:6379/0", "CACHE_URL": "redis://cache:6379/4"}
@@ -70,7 +70,7 @@ def test_presence_touched_by_one_process_is_seen_by_another():
         assert out.returncode == 0, out.stderr
         return out.stdout.strip()
 
-    run("from games.presence import presence_touch; presence_touch(7, 99)")
-    assert run("from games.presence import presence_here; "
+    run("from games.live.presence import presence_touch; presence_touch(7, 99)")
+    assert run("from games.live.presence import presence_here; "
                "print(presence_here(7, 99))") == "True"
-    run("from games.presence import presence_leave; presence_leave(7, 99)")
+    run("from games.live.presence import presence_leave; presence_leave(7, 99)")

@@ -13,7 +13,7 @@ from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings as django_settings
 
-from games import messages, publisher
+from games.live import messages, publisher
 from tests import servers
 from tests.web.test_game_websocket import _own_channel_prefix  # noqa: F401 (a fixture)
 
@@ -78,14 +78,15 @@ def restartable_redis(tmp_path):
 def test_a_blocking_group_send_after_a_redis_restart_reconnects_and_arrives(
         restartable_redis):
     url, restart = restartable_redis
-    layer = RedisPubSubChannelLayer(hosts=[{"address": url, "socket_timeout": 15}],
-                                    prefix="restart")
+    config = {"hosts": [{"address": url, "socket_timeout": 15}], "prefix": "restart"}
+    layer = RedisPubSubChannelLayer(**config)
     group = "after-restart"
 
     async def send_and_receive(n):
         channel = await layer.new_channel()
         await layer.group_add(group, channel)
-        await asyncio.to_thread(publisher.group_send_now, layer, group, {"type": "x", "n": n})
+        await asyncio.to_thread(publisher.group_send_now, layer, group, {"type": "x", "n": n},
+                                config)
         got = await asyncio.wait_for(layer.receive(channel), 5)
         await layer.group_discard(group, channel)
         await layer.flush()

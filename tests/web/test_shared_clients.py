@@ -15,7 +15,7 @@ from blaze_site.celery import app as celery_app
 @pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis as the cache")
 def test_every_cache_object_of_a_process_shares_one_redis_client(settings):
     settings.CACHES = {"default": {
-        "BACKEND": "blaze_site.redis_cache.SharedPoolRedisCache",
+        "BACKEND": "lib.redis_cache.SharedPoolRedisCache",
         "LOCATION": settings.REDIS_URL, "KEY_PREFIX": "shared-test"}}
     first, second = caches.create_connection("default"), caches.create_connection("default")
     assert first is not second
@@ -31,7 +31,7 @@ def test_every_cache_object_of_a_process_shares_one_redis_client(settings):
 @pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis as the cache")
 def test_a_counter_counts_up_in_place_and_a_missing_one_is_not_created(settings):
     settings.CACHES = {"default": {
-        "BACKEND": "blaze_site.redis_cache.SharedPoolRedisCache",
+        "BACKEND": "lib.redis_cache.SharedPoolRedisCache",
         "LOCATION": settings.REDIS_URL, "KEY_PREFIX": f"incr-test-{uuid.uuid4().hex[:8]}"}}
     cache = caches.create_connection("default")
     with pytest.raises(ValueError):
@@ -48,10 +48,10 @@ def test_a_counter_counts_up_in_place_and_a_missing_one_is_not_created(settings)
 def test_moves_past_the_rate_are_refused_with_one_redis_round_trip_a_move(settings):
     from types import SimpleNamespace
 
-    from blaze_site.ratelimits import RateLimited, rate_limit_check
+    from lib.ratelimits import RateLimited, rate_limit_check
 
     settings.CACHES = {"default": {
-        "BACKEND": "blaze_site.redis_cache.SharedPoolRedisCache",
+        "BACKEND": "lib.redis_cache.SharedPoolRedisCache",
         "LOCATION": settings.REDIS_URL, "KEY_PREFIX": f"rate-test-{uuid.uuid4().hex[:8]}"}}
     settings.BLAZE_RATE_LIMITS = {**settings.BLAZE_RATE_LIMITS, "move": "3/h"}
     request = SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=77))

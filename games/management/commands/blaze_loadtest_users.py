@@ -1,4 +1,4 @@
-"""Users and tokens for a local run of `python -m games.loadtest`."""
+"""Users and tokens for a local run of `python -m bench.loadtest`."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -8,7 +8,7 @@ from accounts.services import api_token_create, user_get_or_create
 
 class Command(BaseCommand):
     help = ("Create COUNT users (PREFIX-0001 ...; existing ones are reused) with a new API "
-            "token each, and write the tokens to OUT, one a line, for games.loadtest.")
+            "token each, and write the tokens to OUT, one a line, for bench.loadtest.")
 
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=800, help="four a game")

@@ -6,7 +6,7 @@
 // focusable while they cannot be played (aria-disabled), so focus stays in the hand
 // across re-renders.
 import { cardEl, cardName, el } from "./cards.js";
-import { fmt, gettext, listText, ngettext } from "./i18n.js";
+import { fmt, gettext, listText, ngettext, pageLanguage } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const rank = (card) => card[1];
@@ -99,7 +99,7 @@ export function createActions({ root, gameId, csrf, getView, render, fetchView, 
     try {
       r = await fetch(`/api/v1/games/${gameId}/moves`, {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, ...pageLanguage() },
         body: JSON.stringify({ seq: view().seq, move }),
       });
     } catch {

@@ -12,3 +12,5 @@ export function listText(items) {
   return fmt(gettext("%(first)s and %(last)s"),
     { first: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
+/** The API speaks Accept-Language: the page's own language, for its views' words. */
+export const pageLanguage = () => ({ "Accept-Language": document.documentElement.lang || "en" });

@@ -27,6 +27,7 @@ export function connectGame(gameId, { currentSeq, onView, onOnline = () => {}, o
       // after a reconnect, ask for the current view at once (the server sends one on
       // connect too; sync also covers a server that does not)
       if (reconnecting) socket.send(JSON.stringify({ type: "sync" }));
+      document.dispatchEvent(new CustomEvent("blaze:socket-open", { detail: { reconnected: reconnecting } }));
       reconnecting = false;
       clearInterval(pinger);
       pinger = setInterval(() => {
@@ -36,7 +37,12 @@ export function connectGame(gameId, { currentSeq, onView, onOnline = () => {}, o
     socket.addEventListener("message", (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
-      if (msg.type !== "view" || typeof msg.seq !== "number") return;
+      if (msg.type !== "view") {
+        // other messages (e.g. table talk) go to whichever part of the page listens
+        document.dispatchEvent(new CustomEvent("blaze:socket", { detail: msg }));
+        return;
+      }
+      if (typeof msg.seq !== "number") return;
       if (msg.seq < currentSeq()) return;  // late: we already show a newer view
       onView(msg.view);
     });

@@ -12,7 +12,7 @@
 import { createActions } from "./actions.js";
 import { el } from "./cards.js";
 import { deadlineFormatter, clockText } from "./clocks.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, pageLanguage } from "./i18n.js";
 import { gameLog } from "./log.js";
 import { animateBoard, snapshotBoard } from "./motion.js";
 import { renderBoard, roundTable, statusText } from "./render.js";
@@ -37,7 +37,7 @@ export function tablePage(root) {
   const showError = (text) => { $("error").hidden = !text; $("error").textContent = text || ""; };
 
   async function fetchView() {
-    const r = await fetch(`/api/v1/games/${gameId}`, { credentials: "same-origin" });
+    const r = await fetch(`/api/v1/games/${gameId}`, { credentials: "same-origin", headers: pageLanguage() });
     if (r.ok) render(await r.json());
     return r.ok;
   }
@@ -53,19 +53,32 @@ export function tablePage(root) {
     }
   }
 
+  // a move of yours that lands puts the round summary away: play dismisses it
+  let summaryAt = -1;  // the seq of the view that brought the round summary
+  const played = (next) => {
+    if (next && summaryAt < next.seq) $("round-summary").hidden = true;
+    render(next);
+  };
   const actions = createActions({ root, gameId, csrf: root.dataset.csrf, getView: () => view,
-    render: (next) => render(next), fetchView, showError });
+    render: played, fetchView, showError });
 
   function showRoundSummary() {
     const box = $("round-summary");
     const r = view.round_losers.length - 1;
     if (r < 0 || view.status === "finished") { box.hidden = true; return; }
-    box.replaceChildren(el("h2", { id: "round-summary-title" }, fmt(gettext("Round %(round)s is over"), { round: r + 1 })),
-      roundTable(view, names(), r));
+    // compact, at the top of the screen with the prompt: the scores on demand; your next
+    // move (or the button) puts it away
+    const scores = el("details");
+    scores.append(el("summary", {}, gettext("Scores")), roundTable(view, names(), r));
     const close = el("button", { type: "button", class: "button button--small button--secondary" }, gettext("Back to the game"));
     close.addEventListener("click", () => { box.hidden = true; actions.restoreFocus(); });
-    box.append(el("p", { class: "muted" }, gettext("Round 2 has begun: play on whenever you like.")), close);
+    const row = el("div", { class: "round-summary__row" });
+    row.append(scores, close);
+    box.replaceChildren(el("h2", { id: "round-summary-title" },
+      fmt(gettext("Round %(round)s is over: %(loser)s lost the round."),
+        { round: r + 1, loser: names()[view.round_losers[r]] })), row);
     box.hidden = false;
+    summaryAt = view.seq;
   }
 
   function render(next) {
@@ -101,7 +114,10 @@ export function tablePage(root) {
     }
     $("prompt-text").textContent = prompt;
     $("prompt").hidden = !prompt;
-    $("hand-section").hidden = view.you === null || view.status !== "playing";
+    // a player who resigned watches the bot play their seat, as a spectator
+    const left = view.you !== null && view.players[view.you].abandoned;
+    $("hand-section").hidden = view.you === null || left || view.status !== "playing";
+    if (left) document.documentElement.style.setProperty("--dock-h", "0px");
     if (view.round_losers.length !== roundsShown) {
       roundsShown = view.round_losers.length;
       showRoundSummary();
@@ -111,10 +127,14 @@ export function tablePage(root) {
     $("after-game").hidden = !over;
     if (over) $("round-summary").hidden = true;
     const resign = $("resign");
-    if (resign) resign.hidden = !(view.status === "playing" && view.you !== null);
+    if (resign) {
+      resign.hidden = !(view.status === "playing" && view.you !== null && !left);
+      if (resign.hidden) resign.open = false;
+    }
     if (myTurn && !wasMyTurn) sound.turn();
     wasMyTurn = myTurn;
     animateBoard(root, before);
+    if (myTurn) keepInView(root);
     if (justOver && view.ranking) {
       $("ranking-title").focus();
       $("after-game").scrollIntoView({ block: "start" });
@@ -141,14 +161,35 @@ function resign(root, gameId, render, showError) {
   button?.addEventListener("click", async () => {
     const r = await fetch(`/api/v1/games/${gameId}/resign`, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf }, body: "{}",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf, ...pageLanguage() }, body: "{}",
     }).catch(() => null);
     const body = r ? await r.json().catch(() => ({})) : {};
     if (r && r.ok) {
-      document.getElementById("resign").hidden = true;
+      const box = document.getElementById("resign");
+      box.open = false;
+      box.hidden = true;
       if (body.seq !== undefined) render(body);
     } else showError(body.error || gettext("The server cannot be reached: check your connection and try again."));
   });
+}
+
+/** At your turn, scroll (only if needed) so that the cards on the table, the trump, your
+ *  hand and the move buttons are all on screen: below the sticky prompt, above the dock
+ *  where the hand is docked (phones). The table's cards win when not everything fits. */
+function keepInView(root) {
+  const dock = document.getElementById("hand-section");
+  const center = root.querySelector(".felt__center");
+  if (!dock || !center || dock.hidden) return;
+  const docked = getComputedStyle(dock).position === "fixed";
+  const topBar = root.querySelector(".table-top").getBoundingClientRect().bottom;
+  const top = center.getBoundingClientRect().top;
+  const bottom = (docked ? center : dock).getBoundingClientRect().bottom;
+  const roomTop = Math.max(topBar, 0) + 4;
+  const roomBottom = innerHeight - (docked ? dock.offsetHeight : 0) - 4;
+  if (top >= roomTop && bottom <= roomBottom) return;
+  let dy = bottom - roomBottom;
+  if (top - dy < roomTop) dy = top - roomTop;
+  window.scrollBy({ top: dy, behavior: "instant" });
 }
 
 /** The docked hand covers the page's bottom: pad the page by its height. */

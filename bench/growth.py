@@ -1,0 +1,188 @@
+"""How the site's costs grow with its data: every page and periodic job measured at two
+sizes of realistic data (blaze_seed: users and games played by the engine), in queries,
+time and bytes, with the ratio of the large to the small.
+
+    python -m bench.growth [--users 200] [--games 1000] [--factor 10] [--repeat 3]
+
+Builds two databases of its own (<DATABASE_URL's name>_growth_small and _large, dropped
+at the end), seeds them (users x games, and factor x that), then measures each page and
+job on one and the other in turn, so both sizes meet the same load on a shared machine.
+Pages are requested in-process through Django's full request path (test client), signed
+in as the seeded player with the most games; time is the median of --repeat rounds, each
+after a warm-up. Targets (issue 28): same queries, time within 1.5x, no page over 200 kB.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+
+def _setup():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
+    os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")  # jobs' follow-ups run here
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ["DB_POOL_MAX_SIZE"] = "0"  # one connection, pointed at either database
+    import django
+    django.setup()
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+
+
+JOBS = ["games.tasks.bots_watchdog", "clocks.tasks.clocks_sweep",
+        "tournaments.tasks.tournaments_tick", "accounts.tasks.guests_remove",
+        "notifications.tasks.send_digests"]
+
+
+def _pages() -> list[tuple[str, str]]:
+    from django.db.models import Count
+
+    from games.models import Game, Seat
+
+    player = (Seat.objects.filter(user__username__startswith="seed").values("user__username")
+              .annotate(n=Count("id")).order_by("-n", "user__username")[0]["user__username"])
+    finished = Game.objects.filter(status=Game.FINISHED).order_by("pk").values_list(
+        "pk", flat=True)[0]
+    return [
+        ("home", "/"), ("lobby", "/play/"), ("my games", "/games/"),
+        ("API game list", "/api/v1/games"),
+        ("bot profile", "/u/bot-basic/"), ("player profile", f"/u/{player}/"),
+        ("head-to-head", f"/u/{player}/?vs=bot-basic"),
+        ("leaderboard", "/leaderboard/"), ("leaderboard 4", "/leaderboard/?players=4"),
+        ("tournaments", "/tournaments/"), ("game page", f"/games/{finished}/"),
+    ], player
+
+
+class Site:
+    """One seeded database of the two; `use()` points the connection at it (no pool: the
+    connection is opened anew) and empties the caches the other one filled."""
+
+    def __init__(self, label: str, name: str):
+        self.label, self.name, self.pages, self.player = label, name, None, None
+
+    def use(self):
+        from django.core.cache import cache
+        from django.db import connection
+
+        from games.selectors import state_cache_clear
+
+        connection.close()
+        connection.settings_dict["NAME"] = self.name
+        cache.clear()
+        state_cache_clear()
+        if self.pages is None:
+            self.pages, self.player = _pages()
+
+
+def _once(call) -> tuple[int, float, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        t = time.perf_counter()
+        size = call()
+        ms = (time.perf_counter() - t) * 1000
+    return len(ctx.captured_queries), ms, size
+
+
+def _calls(site: Site) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from blaze_site.celery import app
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=site.player))
+    calls = {}
+    for name, url in site.pages:
+        def get(url=url):
+            response = client.get(url, HTTP_ACCEPT="text/html")
+            assert response.status_code == 200, (url, response.status_code)
+            return len(response.content)
+        calls[name] = get
+    app.loader.import_default_modules()
+    for job in JOBS:
+        calls[job.rsplit(".", 1)[1]] = lambda job=job: app.tasks[job].apply().get() and 0
+    return calls
+
+
+def measure(sites: list, repeat: int) -> list[dict]:
+    """Each page and job on each site in turn (small, large, small, large...), so both
+    sizes meet the same load on a shared machine; medians of `repeat` rounds."""
+    results = [{} for _ in sites]
+    for _ in range(repeat):
+        for site, out in zip(sites, results):
+            site.use()
+            for name, call in _calls(site).items():
+                call()  # warm-up: caches, compiled templates
+                queries, ms, size = _once(call)
+                row = out.setdefault(name, {"queries": queries, "ms": [], "bytes": size})
+                row["ms"].append(ms)
+    for out in results:
+        for row in out.values():
+            row["ms"] = statistics.median(row["ms"])
+    return results
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=200)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--factor", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the two databases, and measure kept ones without seeding")
+    args = parser.parse_args(argv)
+    _setup()
+    from django.db import connection
+
+    from ops.seed import seed
+
+    base = connection.settings_dict["NAME"]
+    sites = []
+    try:
+        for label, factor in (("small", 1), ("large", args.factor)):
+            connection.close()
+            connection.settings_dict["NAME"] = base
+            connection.settings_dict["TEST"]["NAME"] = f"{base}_growth_{label}"
+            name = connection.creation.create_test_db(verbosity=0, autoclobber=True,
+                                                      serialize=False, keepdb=args.keep)
+            sites.append(Site(label, name))
+            if args.keep and _seeded():
+                continue
+            t = time.perf_counter()
+            made = seed(users=args.users * factor, games=args.games * factor, seed=args.seed)
+            print(f"{label}: seeded {made} in {time.perf_counter() - t:.0f} s",
+                  file=sys.stderr)
+        _print(measure(sites, args.repeat), args)
+    finally:
+        for site in sites if not args.keep else ():
+            connection.close()
+            connection.settings_dict["NAME"] = site.name
+            connection.creation.destroy_test_db(base, verbosity=0)
+    return 0
+
+
+def _seeded() -> bool:
+    from games.models import Game
+
+    return Game.objects.exists()
+
+
+def _print(sizes, args) -> None:
+    small, large = sizes
+    print(f"{args.users} users / {args.games} games against x{args.factor}")
+    print(f"{'':<16}{'queries':>14}{'ms':>18}{'ratio':>7}{'kB':>16}")
+    for name in small:
+        a, b = small[name], large[name]
+        ratio = b["ms"] / a["ms"] if a["ms"] else float("nan")
+        print(f"{name:<16}{a['queries']:>6} -> {b['queries']:<5}{a['ms']:>8.1f} -> "
+              f"{b['ms']:<7.1f}{ratio:>5.2f}x{a['bytes'] / 1000:>7.1f} -> "
+              f"{b['bytes'] / 1000:<6.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

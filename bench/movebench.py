@@ -1,0 +1,136 @@
+"""CPU a move costs the web process, measured in one process without sockets or HTTP:
+live four-player games played through Django's full request path (middleware, the API,
+the service, the broadcast to the channel layer), one move after another.
+
+    python -m bench.movebench --moves 2000 [--behind 1] [--profile 30]
+
+Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
+machine barely moves it), queries a move, and with --profile the functions taking the
+most CPU. Uses the database, cache and channel layer of the environment (DATABASE_URL,
+REDIS_URL...).
+"""
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+
+
+def _setup():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
+    import django
+
+    django.setup()
+
+
+def _players(count: int):
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import api_token_create
+
+    users, tokens = [], []
+    stamp = f"{os.getpid()}-{int(time.time())}"
+    for k in range(count):
+        user = get_user_model().objects.create_user(f"mb{k}-{stamp}")
+        users.append(user)
+        tokens.append(api_token_create(user=user, name="movebench")[1])
+    return users, tokens
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="print the N functions with the most cumulative CPU time")
+    parser.add_argument("--behind", type=int, default=0, metavar="K",
+                        help="before each move this process holds only the state K moves "
+                             "back, as when other processes made the game's latest moves")
+    args = parser.parse_args(argv)
+    _setup()
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from games.bots import choose_move
+
+    rng = random.Random(1)
+    client = Client()
+    users, tokens = _players(4)
+    auth = [{"HTTP_AUTHORIZATION": f"Bearer {t}"} for t in tokens]
+    by_user = {u.pk: k for k, u in enumerate(users)}
+
+    def new_game():
+        game = services.game_create(creator=users[0], players=4,
+                                    time_control={"kind": "live", "minutes": 10})
+        for u in users[1:]:
+            services.game_join(game_id=game.pk, user=u)
+        return game.pk
+
+    game_id, moves, queries, cpu, get_cpu = new_game(), 0, 0, 0.0, 0.0
+    view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
+    # CPU, not wall time: waiting on PostgreSQL or Redis costs the process nothing
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
+    while moves < args.moves:
+        if view["status"] != "playing":
+            game_id = new_game()
+            view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
+        seat = view["waiting_on"][0]
+        k = next(by_user[uid] for uid, s in _seat_users(game_id).items() if s == seat)
+        t0 = time.process_time()
+        mine = client.get(f"/api/v1/games/{game_id}", **auth[k]).json()
+        get_cpu += time.process_time() - t0
+        move = {key: v for key, v in choose_move(mine, seat, rng, "random").items()
+                if key != "seat"}
+        body = {"seq": mine["seq"], "move": move}
+        if args.behind:
+            _hold_only(game_id, mine["seq"] - args.behind)
+        with CaptureQueriesContext(connection) as captured:
+            if profiler:
+                profiler.enable()
+            t0 = time.process_time()
+            r = client.post(f"/api/v1/games/{game_id}/moves", body,
+                            content_type="application/json", **auth[k])
+            cpu += time.process_time() - t0
+            if profiler:
+                profiler.disable()
+        if r.status_code != 200:
+            print("move refused:", r.status_code, r.content[:200], file=sys.stderr)
+            return 1
+        queries += len(captured)
+        moves += 1
+        view = r.json()
+    print(f"{moves} moves: {cpu / moves * 1000:.2f} ms CPU a move, "
+          f"{queries / moves:.1f} queries a move; reading a game's view (GET): "
+          f"{get_cpu / moves * 1000:.2f} ms CPU")
+    if profiler:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+    return 0
+
+
+def _hold_only(game_id: int, seq: int) -> None:
+    from games import state_cache
+
+    held = state_cache.get(game_id, seq)
+    state_cache.clear()
+    if held is not None:
+        state_cache.put(game_id, seq, held)
+
+
+_seat_cache: dict[int, dict[int, int]] = {}
+
+
+def _seat_users(game_id: int) -> dict[int, int]:
+    if game_id not in _seat_cache:
+        from games.models import Seat
+
+        _seat_cache[game_id] = dict(
+            Seat.objects.filter(game_id=game_id).values_list("user_id", "index"))
+    return _seat_cache[game_id]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

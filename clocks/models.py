@@ -1,0 +1,55 @@
+"""Clocks on rows and vacations. The arithmetic lives in clock.py (pure)."""
+
+from django.conf import settings
+from django.db import models
+
+from .clock import Clock
+
+
+class SeatClock(models.Model):
+    """One seat's clock in one game. `deadline` and `warn_at` are derived from the clock and
+    the player's vacations, stored so the sweeper finds due work with an index."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="clocks")
+    seat = models.PositiveSmallIntegerField()
+    remaining = models.FloatField(help_text="seconds left when the clock last started/stopped")
+    running_since = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    warn_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    warned = models.BooleanField(default=False)  # "almost out of time" sent for this turn
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seatclock_unique_seat"),
+        ]
+
+    def __str__(self):
+        return f"clock of seat {self.seat} in game {self.game_id}"
+
+    @property
+    def clock(self) -> Clock:
+        return Clock(self.remaining, self.running_since)
+
+
+class Vacation(models.Model):
+    """[start, end): the player's correspondence clocks stand still."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["start"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gt=models.F("start")),
+                                   name="vacation_ends_after_start"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} away {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d}"

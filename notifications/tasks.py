@@ -1,0 +1,114 @@
+"""Background work of notifications: a notice's email, the daily digest. Every task is safe
+to run twice: work is claimed with a conditional update or a unique key."""
+
+import logging
+from zoneinfo import ZoneInfo
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.live.presence import presence_here
+from games.models import Game, Seat
+
+from .models import EmailOptOut, Notification
+
+log = logging.getLogger(__name__)
+
+
+def _email_blocked(note: Notification) -> str | None:
+    """Why this notification gets no email (None: send it)."""
+    user = note.user
+    if not user.email or user.is_bot or not user.is_active:
+        return "no address"
+    if EmailOptOut.objects.filter(user=user).exists():
+        return "unsubscribed"
+    if note.kind == Notification.YOUR_TURN:
+        if user.email_on_turn != "immediate":
+            return f"prefers {user.email_on_turn}"
+        game = note.game
+        seat = game.seats.filter(user=user).first() if game else None
+        if game is None or game.status != "playing" or seat is None \
+                or seat.index not in game.waiting_on:
+            return "no longer their turn"
+    if note.game_id is not None and presence_here(user.pk, note.game_id):
+        return "has the game open"
+    return None
+
+
+@shared_task(ignore_result=True)
+def notification_send(notification_id: int) -> bool:
+    """Email one notification, at most once (claimed with a conditional update)."""
+    from .emails import notification_message
+
+    note = (Notification.objects.select_related("user", "game")
+            .filter(pk=notification_id, emailed=False).first())
+    if note is None:
+        return False
+    reason = _email_blocked(note)
+    if reason:
+        log.debug("no email for %s: %s", note.key, reason)
+        return False
+    if not Notification.objects.filter(pk=note.pk, emailed=False).update(emailed=True):
+        return False  # another worker sent it
+    try:
+        notification_message(note).send()
+    except Exception:
+        Notification.objects.filter(pk=note.pk).update(emailed=False)  # let a retry send it
+        raise
+    return True
+
+
+def _waiting_seats(user) -> list:
+    seats = (Seat.objects.filter(user=user, bot_level__isnull=True, game__status=Game.PLAYING)
+             .select_related("game").order_by("game_id"))
+    return [s for s in seats if s.index in s.game.waiting_on]
+
+
+@shared_task(ignore_result=True)
+def send_digests() -> int:
+    """Hourly (beat): from DIGEST_HOUR in each player's time zone, one email a day listing
+    every game waiting on them, for players who chose the digest. Keyed per user and day."""
+    from .emails import digest_message
+
+    now = timezone.now()
+    sent = 0
+    users = User.objects.filter(email_on_turn="digest", is_bot=False, is_active=True,
+                                email_opt_out__isnull=True).exclude(email="")
+    for user in users:
+        try:
+            local = now.astimezone(ZoneInfo(user.timezone))
+        except Exception:
+            local = now
+        if local.hour < settings.DIGEST_HOUR:
+            continue
+        seats = _waiting_seats(user)
+        if not seats:
+            continue
+        games = ", ".join(str(s.game_id) for s in seats)
+        with transaction.atomic():
+            note, created = Notification.objects.get_or_create(
+                key=f"digest:{user.pk}:{local.date().isoformat()}",
+                defaults={"user": user, "kind": Notification.DIGEST, "emailed": True,
+                          "text": f"Daily digest: games waiting on you: {games}."},
+            )
+            if not created:
+                continue  # today's digest went out already
+            # Sent inside the transaction: if sending fails, the key is rolled back too.
+            digest_message(user, seats).send()
+        sent += 1
+    return sent
+
+
+# Tasks queued before notifications had an app of their own carry the old names: still
+# accepted.
+@shared_task(name="correspondence.tasks.notification_send", ignore_result=True)
+def notification_send_old_name(notification_id: int) -> bool:
+    return notification_send(notification_id)
+
+
+@shared_task(name="correspondence.tasks.send_digests", ignore_result=True)
+def send_digests_old_name() -> int:
+    return send_digests()

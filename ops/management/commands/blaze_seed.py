@@ -1,0 +1,26 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from ops.seed import seed
+
+
+class Command(BaseCommand):
+    help = ("Add realistic data in bulk: N users and M games dealt and played by the engine "
+            "(2% left in play, waiting on a person), then rebuild ratings and game figures. "
+            "For benchmarks and trials; never on a site in use.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--users", type=int, default=1000)
+        parser.add_argument("--games", type=int, default=5000)
+        parser.add_argument("--seed", type=int, default=None, help="random seed")
+        parser.add_argument("--no-recompute", action="store_true",
+                            help="leave ratings and game figures as they are")
+
+    def handle(self, *args, users, games, seed: int | None, no_recompute: bool, **options):
+        if users < 1 or games < 0:
+            raise CommandError("--users must be at least 1 and --games at least 0")
+        made = seed_data(users=users, games=games, seed=seed, recompute=not no_recompute)
+        self.stdout.write("Seeded {users} users (in all), {games} games, {moves} moves; "
+                          "{recomputed} finished games rated.".format(**made))
+
+
+seed_data = seed
