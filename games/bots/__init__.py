@@ -17,7 +17,13 @@ from games.engine.legal import legal_moves
 
 from .basic import basic_move
 from .determinize import Sampler, determinize
-from .ismcts import search
+from .ismcts import bet_by_rollouts, search
+from .rollout import rollout_search
+
+#: the strong bot's search: "ismcts" (games/bots/ismcts.py) or "rollout" (rollout.py: a few
+#: points better against basic bots, measurably worse against the first strong bot;
+#: docs/bots.md)
+SEARCH = "ismcts"
 
 LEVELS = ("random", "basic", "strong")
 DEFAULT_BUDGET_MS = 1000
@@ -42,11 +48,16 @@ def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
     if level == "random":
         moves = legal_moves(sampler.sample(rng), seat)
         return moves[rng.randrange(len(moves))]
-    if level == "basic" or view["stage"] == "bet":
-        # the bet is a rule of thumb at every level above random
+    if level == "basic":
         return basic_move(sampler.sample(rng), seat, rng)
     if budget_ms is None and iterations is None:
         budget_ms = DEFAULT_BUDGET_MS
+    if view["stage"] == "bet":
+        return bet_by_rollouts(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
+                               stats=stats)
+    if SEARCH == "rollout":
+        return rollout_search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
+                              stats=stats)
     return search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms, stats=stats)
 
 

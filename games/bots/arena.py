@@ -19,7 +19,27 @@ from math import sqrt
 
 from games.engine import deal_game, state_from_deal, view
 
-from . import LEVELS, choose_move
+from . import LEVELS, choose_move, strong_v1
+from .basic import basic_move
+from .determinize import Sampler
+
+#: the site's levels and, as a yardstick, the first strong bot (games/bots/strong_v1.py)
+ARENA_LEVELS = (*LEVELS, "strong-v1")
+
+
+def arena_move(view: dict, seat: int, rng, level: str, budget_ms=None, iterations=None,
+               stats=None) -> dict:
+    """`choose_move`, or the first strong bot for level "strong-v1"."""
+    if level != "strong-v1":
+        return choose_move(view, seat, rng, level, budget_ms=budget_ms, iterations=iterations,
+                           stats=stats)
+    sampler = Sampler(view, seat)
+    if view["stage"] == "bet":
+        return basic_move(sampler.sample(rng), seat, rng)
+    if budget_ms is None and iterations is None:
+        budget_ms = 1000
+    return strong_v1.search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
+                            stats=stats)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple:
@@ -42,7 +62,7 @@ def mean_ci(values: list) -> tuple:
 
 
 def play_game(deal: dict, levels: list, seed, tested: int, budget_ms=None, iterations=None,
-              max_moves: int = 3000, times=None, stats=None) -> dict:
+              max_moves: int = 3000, times=None, stats=None, vs_iterations=None) -> dict:
     """Play one game; think times of seat `tested` go to `times`, search stats to `stats`."""
     state = state_from_deal(deal)
     rngs = [random.Random(f"{seed}-{s}") for s in range(len(levels))]
@@ -51,8 +71,9 @@ def play_game(deal: dict, levels: list, seed, tested: int, budget_ms=None, itera
         seat = state.waiting_on[0]
         v = view(state, seat)
         started = time.perf_counter()
-        move = choose_move(v, seat, rngs[seat], levels[seat], budget_ms=budget_ms,
-                           iterations=iterations, stats=stats if seat == tested else None)
+        its = iterations if seat == tested or vs_iterations is None else vs_iterations
+        move = arena_move(v, seat, rngs[seat], levels[seat], budget_ms=budget_ms,
+                          iterations=its, stats=stats if seat == tested else None)
         if seat == tested and times is not None:
             times.append(time.perf_counter() - started)
         state.apply(move)
@@ -62,7 +83,7 @@ def play_game(deal: dict, levels: list, seed, tested: int, budget_ms=None, itera
 
 
 def run(players: int, games: int, bot: str, vs: str, budget_ms=None, iterations=None,
-        seed: int = 1, max_moves: int = 3000, progress=None) -> dict:
+        seed: int = 1, max_moves: int = 3000, progress=None, vs_iterations=None) -> dict:
     """Play the arena and return its figures (see `report`)."""
     deals = -(-games // players)
     total = deals * players
@@ -76,7 +97,7 @@ def run(players: int, games: int, bot: str, vs: str, budget_ms=None, iterations=
             levels = [vs] * players
             levels[tested] = bot
             result = play_game(deal, levels, f"{seed}-{d}-{tested}", tested, budget_ms,
-                               iterations, max_moves, times, stats)
+                               iterations, max_moves, times, stats, vs_iterations)
             if result["finished"]:
                 place = result["ranking"].index(tested)
                 wins += place == 0
@@ -101,6 +122,9 @@ def run(players: int, games: int, bot: str, vs: str, budget_ms=None, iterations=
         "iterations": stats.get("iterations", 0),
         "iterations_per_s": (stats["iterations"] / stats["search_seconds"]
                              if stats.get("search_seconds") else 0.0),
+        # per second of CPU: the figure that does not depend on what else the machine runs
+        "iterations_per_cpu_s": (stats["iterations"] / stats["search_cpu_seconds"]
+                                 if stats.get("search_cpu_seconds") else 0.0),
     }
 
 
@@ -121,7 +145,8 @@ def report(r: dict) -> str:
     ]
     if r["iterations"]:
         lines.append(f"search: {r['iterations']} iterations, "
-                     f"{r['iterations_per_s']:.0f} iterations/s")
+                     f"{r['iterations_per_s']:.0f} iterations/s "
+                     f"({r['iterations_per_cpu_s']:.0f} per CPU second)")
     return "\n".join(lines)
 
 
@@ -139,18 +164,21 @@ def main(argv=None) -> int:
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--bot", default="strong", choices=LEVELS)
-    parser.add_argument("--vs", default="basic", choices=LEVELS)
+    parser.add_argument("--bot", default="strong", choices=ARENA_LEVELS)
+    parser.add_argument("--vs", default="basic", choices=ARENA_LEVELS)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--budget-ms", type=float)
     group.add_argument("--iterations", type=int)
+    parser.add_argument("--vs-iterations", type=int,
+                        help="iterations of the --vs bots (default: --iterations)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=3000)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     result = run(args.players, args.games, args.bot, args.vs, args.budget_ms, args.iterations,
-                 args.seed, args.max_moves, None if args.quiet else _progress_bar)
+                 args.seed, args.max_moves, None if args.quiet else _progress_bar,
+                 args.vs_iterations)
     print(report(result))
     print(f"wall time: {time.perf_counter() - started:.1f} s")
     return 0

@@ -79,8 +79,16 @@ def cheapest_rejection(f, seat: int):
     keep, rej = KEEP[t], REJ[t]
     hand, tc = f.hands[seat], f.tc
     idx = [i for i, r in enumerate(f.tr) if r < 0]
-    if len(idx) > 1:
-        idx.sort(key=lambda i: (tc[i] // 10 != t, -CV[tc[i]]))
+    if len(idx) == 1:
+        # the common case: the cheapest card that fits, as the greedy pass below finds it
+        i = idx[0]
+        bits, sort_key = rej[tc[i]], SORT_KEY[t]
+        best, best_key = -1, 1e9
+        for r in hand:
+            if bits >> r & 1 and sort_key[r] < best_key:
+                best, best_key = r, sort_key[r]
+        return (((i, best),), keep[best]) if best >= 0 else (None, None)
+    idx.sort(key=lambda i: (tc[i] // 10 != t, -CV[tc[i]]))
     left = sorted(hand, key=SORT_KEY[t].__getitem__)
     pairs, cost = [], 0.0
     for i in idx:

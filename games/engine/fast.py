@@ -238,12 +238,13 @@ class FastState:
         values = self.values
         for c in cards:
             hand.remove(c)
-            self.tc.append(c)
-            self.tb.append(seat)
-            self.tr.append(-1)
             values |= CV_BIT[c]
         self.values = values
-        self.unrejected += len(cards)
+        k = len(cards)
+        self.tc.extend(cards)
+        self.tb.extend([seat] * k)
+        self.tr.extend([-1] * k)
+        self.unrejected += k
         self.active_done = self.supporter_done = False
 
     def _has_add(self, seat: int) -> bool:
