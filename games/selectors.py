@@ -102,16 +102,6 @@ def _logged(log_tail: tuple[int, list] | None, start: int, end: int) -> list | N
     return payloads[start - since:end - since]
 
 
-def game_moves_between(game: Game, start: int, end: int,
-                       log_tail: tuple[int, list] | None = None) -> list[dict]:
-    """The logged moves start … end-1 (from those read with the row where they are)."""
-    logged = _logged(log_tail, start, end)
-    if logged is not None:
-        return logged
-    return list(Move.objects.filter(game=game, seq__gte=start, seq__lt=end)
-                .order_by("seq").values_list("payload", flat=True))
-
-
 def game_state(game: Game, log_tail: tuple[int, list] | None = None) -> State | None:
     """The state after `game.seq` moves (shared: never mutate it; clone first). None before
     the deal. `log_tail`: the moves read with the game's row (GameAndSeats.log_tail)."""

@@ -39,7 +39,6 @@ from .models import Game, Move, Seat
 from .selectors import (
     GameAndSeats,
     game_and_seats,
-    game_moves_between,
     game_state,
     initial_state,
     state_cache_put_on_commit,
@@ -462,9 +461,9 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
             raise _outsider_safe(game, user, NotAPlayer())
         if bot_seat is None and (seat.abandoned or seat.index in game.left_seats):
             raise Forbidden(_("you have left this game: a bot plays your seat now"))
-        if type(seq) is not int or (
-                seq != game.seq
-                and not _bet_commutes(game, seq, seat.index, move, found.log_tail)):
+        # API.md: any seq but the current one is 409, bets included (they are placed at
+        # once; a client sends its bet again at the new seq, as the table page does)
+        if type(seq) is not int or seq != game.seq:
             raise StaleSeq(game.seq)
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
@@ -517,17 +516,6 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
         transaction.on_commit(
             lambda: _after_move(game, views, bot_seats if queue_bots else set()), robust=True)
     return game, views
-
-
-def _bet_commutes(game: Game, seq: int, seat: int, move: dict, log_tail) -> bool:
-    """A bet answering an older `seq` stands when every move since is another seat's bet:
-    bets are simultaneous and hidden until all are placed (RULES.md §6.2), so none may
-    fail for another's. The same bet sent twice still applies once (its own bet is then
-    in the log since `seq`: 409); the engine still checks that the seat may bet now."""
-    if move.get("move") != "bet" or not 0 <= seq < game.seq:
-        return False
-    return all(m.get("move") == "bet" and m.get("seat") != seat
-               for m in game_moves_between(game, seq, game.seq, log_tail))
 
 
 def _after_move(game: Game, views, bot_seats: set[int]) -> None:

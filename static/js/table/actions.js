@@ -93,7 +93,7 @@ export function createActions({ root, gameId, csrf, getView, render, fetchView, 
     }
   }
 
-  async function post(move, retried = false) {
+  async function post(move, retried = 0) {
     showError("");
     let r;
     try {
@@ -109,10 +109,13 @@ export function createActions({ root, gameId, csrf, getView, render, fetchView, 
     const body = await r.json().catch(() => ({}));
     if (r.ok) render(body);
     else if (r.status === 409) {
-      // Bets are placed at the same time as the bots': someone else's bet is no reason
-      // to ask again, so a bet still on offer is sent once more at the new seq.
+      // Bets are placed at the same time as the others' (up to four at once): someone
+      // else's bet is no reason to ask again, so a bet still on offer is sent again at
+      // the new seq (API.md answers any other seq 409).
       await fetchView();
-      if (move.move === "bet" && !retried && view().options?.bet) return post(move, true);
+      if (move.move === "bet" && retried < 4 && view().options?.bet) {
+        return post(move, retried + 1);
+      }
       showError(gettext("The game moved on before your move arrived: here is the current position."));
     } else if (r.status === 403) showError(body.error || gettext("You are not playing at this table."));
     else showError(body.error || fmt(gettext("The move was refused (%(status)s)."), { status: r.status }));
