@@ -40,7 +40,20 @@ ON_SCREEN = """([sel, area]) => [...document.querySelectorAll(sel)].filter((n) =
 
 
 def _check_decision(page, where: str):
-    """Nothing to act on is off screen or covered."""
+    """Nothing to act on is off screen or covered (looked at again once the page has
+    settled, when a view arriving mid-check re-rendered the hand under it)."""
+    off = _off_screen(page)
+    if off:
+        page.wait_for_timeout(300)
+        page.wait_for_function("() => document.getAnimations().every("
+                               "(a) => a.playState !== 'running')")
+        off = _off_screen(page)
+    if off:
+        page.screenshot(path=shots_dir() / f"layout-{where.split(',')[0]}.png")
+    assert not off, f"{where}: off screen or covered: {off}"
+
+
+def _off_screen(page) -> dict:
     off = {}
     for name, sel, area in (
             ("prompt", "#prompt", "#prompt"),
@@ -51,9 +64,7 @@ def _check_decision(page, where: str):
         bad = page.evaluate(ON_SCREEN, [sel, area])
         if bad:
             off[name] = bad
-    if off:
-        page.screenshot(path=shots_dir() / f"layout-{where.split(',')[0]}.png")
-    assert not off, f"{where}: off screen or covered: {off}"
+    return off
 
 
 def _play_whole_game(page, base, players: int, viewport: str) -> dict:
