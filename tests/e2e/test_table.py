@@ -155,6 +155,14 @@ def _move_focus_to(page, card: str):
         page.keyboard.press(key)
 
 
+def _reject_ready(page) -> bool | None:
+    """Whether the reject button is enabled; None once it has left the page (no waiting)."""
+    return page.evaluate("""() => {
+      const b = document.querySelector('#actions [data-action=reject]');
+      return b ? b.getAttribute('aria-disabled') !== 'true' : null;
+    }""")
+
+
 def _play_by_keyboard(page):
     from tests.e2e.play import enabled_cards, rank
 
@@ -174,10 +182,12 @@ def _play_by_keyboard(page):
         return
     if stage == "reject":
         for _ in range(6):
+            ready = _reject_ready(page)
+            if ready is None:
+                return  # the view moved on meanwhile (the last pick sent the rejection)
             fresh = [c for c in enabled_cards(page) if page.locator(
                 f"#hand button[data-card='{c}'][aria-pressed=false]").count()]
-            if page.locator("#actions [data-action=reject]").get_attribute("aria-disabled") \
-                    != "true" or not fresh:
+            if ready or not fresh:
                 break
             _move_focus_to(page, min(fresh, key=rank))
             seq = page.locator("#table").get_attribute("data-seq")
@@ -185,8 +195,10 @@ def _play_by_keyboard(page):
             if page.locator("#table").get_attribute("data-seq") != seq or \
                     page.locator("#table[aria-busy]").count():
                 return
-        if page.locator("#actions [data-action=reject]").get_attribute("aria-disabled") \
-                != "true":
+        ready = _reject_ready(page)
+        if ready is None:
+            return
+        if ready:
             page.keyboard.press("Enter")
             return
         page.keyboard.press("p")
