@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "blaze_site.anon_limit.AnonymousRateMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -430,6 +431,8 @@ BLAZE_RATE_LIMITS = {
     "move": env.str("BLAZE_RATE_MOVE", default="600/m"),
     # Each tournament starts its tables once: its creation is what may be repeated.
     "tournament_create": env.str("BLAZE_RATE_TOURNAMENT_CREATE", default="10/d"),
+    # Requests without an account or a token, per client address (5 a second on average).
+    "anonymous_request": env.str("BLAZE_RATE_ANONYMOUS_REQUEST", default="300/m"),
 }
 for _name, _rate in BLAZE_RATE_LIMITS.items():
     if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):
