@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Exchange, Queue
 
 from lib import queues, vapid
 
@@ -238,11 +237,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Bot turns, clocks and mail each on a queue of their own (lib/queues.py); a bare
-# `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
-# Each queue its own exchange and routing key: a bare Queue(name) would bind every queue
-# to the default routing key, and a task sent to one would land in all of them.
-CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name)
-                      for name in queues.queue_names(CELERY_TASK_DEFAULT_QUEUE)]
+# `celery worker` consumes all four, `-Q <prefix>.bots` only one kind. The queues
+# themselves (kombu objects) are declared in blaze_site/celery.py.
 CELERY_TASK_ROUTES = queues.task_routes(CELERY_TASK_DEFAULT_QUEUE)
 # Every task is idempotent, so a task is acknowledged once it has run, and a worker that
 # dies mid-task (SIGKILL, out of memory) leaves it to run again instead of losing it.
@@ -320,7 +316,7 @@ WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
 WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:admin@localhost")
 if WEBPUSH_VAPID_PRIVATE_KEY:
     try:
-        vapid.private_key(WEBPUSH_VAPID_PRIVATE_KEY)
+        vapid.private_number(WEBPUSH_VAPID_PRIVATE_KEY)
     except ValueError as _exc:
         raise ImproperlyConfigured(f"WEBPUSH_VAPID_PRIVATE_KEY: {_exc}.") from None
 elif PRODUCTION and WEBPUSH_ENABLED:
@@ -466,7 +462,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     # A 409 is the API telling a client the game's current seq (two seats answering one
     # view at once): routine in live play, so no warning line for each.
-    "filters": {"no_409": {"()": "blaze_site.errors.NotConflictFilter"}},
+    "filters": {"no_409": {"()": "blaze_site.log_filters.NotConflictFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"filters": ["no_409"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
