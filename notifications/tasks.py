@@ -122,6 +122,15 @@ def send_digests() -> int:
     return sent
 
 
+@shared_task(ignore_result=True)
+def notifications_prune() -> int:
+    """Daily (beat): old read and unread notices deleted (notifications.notifications_prune);
+    a plain filter on the dates, safe to run twice."""
+    from .notifications import notifications_prune as prune
+
+    return prune()
+
+
 # Tasks queued before notifications had an app of their own carry the old names: still
 # accepted.
 @shared_task(name="correspondence.tasks.notification_send", ignore_result=True)
