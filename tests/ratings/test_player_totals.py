@@ -150,3 +150,21 @@ def test_games_finished_through_play_keep_the_totals(
         assert GameStat.objects.filter(game=game).count() == len(users)
     assert GameStat.objects.get(user=dan, players=4).rank == 4
     _assert_totals_match([ann, bob, cat, dan], [None, ann])
+
+
+def test_the_migration_fills_the_totals_the_games_keep(season):
+    """Migration 0007's backfill, run on the rows of a site that kept no totals, gives
+    the totals that recording the games kept."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    fill = import_module("ratings.migrations.0007_player_totals").fill
+    kept = sorted(PlayerTotals.objects.values_list(
+        "user_id", "players", "private", "games", "won", "score", "feathers", "rounds",
+        "rounds_lost", "bets_placed", "bets_on_loser"))
+    PlayerTotals.objects.all().delete()
+    fill(apps, None)
+    assert sorted(PlayerTotals.objects.values_list(
+        "user_id", "players", "private", "games", "won", "score", "feathers", "rounds",
+        "rounds_lost", "bets_placed", "bets_on_loser")) == kept
