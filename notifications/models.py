@@ -39,7 +39,9 @@ class Notification(models.Model):
     class Meta:
         db_table = "correspondence_notification"
         ordering = ["-created", "-pk"]
-        indexes = [models.Index(fields=["user", "read"], name="corresponde_user_id_985318_idx")]
+        indexes = [models.Index(fields=["user", "read"], name="corresponde_user_id_985318_idx"),
+                   # the pruning job: old read, and older unread, notices (notifications_prune)
+                   models.Index(fields=["read", "created"], name="notification_read_created")]
         constraints = [
             # One live notice per game and kind: a new event updates it (notify).
             models.UniqueConstraint(fields=["user", "game", "kind"],

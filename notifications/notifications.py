@@ -178,3 +178,23 @@ def notification_mark_read(*, user, notification_id: int) -> bool:
 
 def notifications_unread(user) -> int:
     return Notification.objects.filter(user=user, read=False).count()
+
+
+def notifications_prune(*, now=None) -> int:
+    """Delete read notices older than NOTIFICATIONS_KEEP_READ_DAYS and unread ones older
+    than NOTIFICATIONS_KEEP_UNREAD_DAYS (their table only grows otherwise), oldest first,
+    in bounded batches on the (read, created) index. Returns the notices deleted."""
+    from datetime import timedelta
+
+    from lib.batches import rows_delete_in_batches
+
+    now = now or timezone.now()
+    deleted = 0
+    for read, days in ((True, settings.NOTIFICATIONS_KEEP_READ_DAYS),
+                       (False, settings.NOTIFICATIONS_KEEP_UNREAD_DAYS)):
+        due = Notification.objects.filter(read=read, created__lt=now - timedelta(days=days))
+        deleted += rows_delete_in_batches(due, order_by="created",
+                                          batch=settings.PRUNE_BATCH,
+                                          max_batches=settings.PRUNE_MAX_BATCHES)
+    return deleted
+

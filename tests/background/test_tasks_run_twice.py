@@ -224,6 +224,13 @@ def case_sessions_clear(ann):
     return ("accounts.tasks.sessions_clear",)
 
 
+def case_notifications_prune(ann):
+    note = Notification.objects.create(user=ann, kind=Notification.DIGEST, key="old",
+                                       text="old", read=True)
+    Notification.objects.filter(pk=note.pk).update(created=timezone.now() - timedelta(days=90))
+    return ("notifications.tasks.notifications_prune",)
+
+
 def case_invitations_expire(ann):
     Challenge.objects.create(sender=ann, players=3, bots=["basic"],
                              expires=timezone.now() - timedelta(minutes=1))
@@ -238,7 +245,7 @@ CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
     case_notification_send, case_notification_push, case_send_digests, case_rating_update,
     case_tournaments_tick, case_tournament_advance, case_guests_remove, case_heartbeat,
-    case_sessions_clear, case_invitations_expire,
+    case_sessions_clear, case_invitations_expire, case_notifications_prune,
 )}
 
 
