@@ -86,10 +86,11 @@ def notify(*, user, game=None, kind: str, key: str, text, params: dict | None = 
     note = _live_notice_write(user, game, kind, fields)
     if note is None:
         return None
-    from .tasks import notices_unread_send, notification_push, notification_send
+    from .tasks import notification_push, notification_send
 
-    def deliver(pk=note.pk, user_id=user.pk):
-        notices_unread_send.delay(user_id)
+    _unread_changed(user.pk)
+
+    def deliver(pk=note.pk):
         if held_until is not None:
             return  # held: the summary at the end of the quiet hours tells of it
         if preferences.by_email(user, kind):
@@ -192,6 +193,8 @@ def notifications_mark_read(*, user) -> int:
 
 
 def _unread_changed(user_id: int) -> None:
+    """After commit, the player's open pages get their new unread count (live.py); a
+    failure there is logged and never undoes or stops the write."""
     from .live import unread_send
 
     transaction.on_commit(lambda: unread_send(user_id), robust=True)

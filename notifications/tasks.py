@@ -133,14 +133,6 @@ def send_digests() -> int:
 
 
 @shared_task(ignore_result=True)
-def notices_unread_send(user_id: int) -> None:
-    """The player's unread count to their open pages (live.py)."""
-    from .live import unread_send
-
-    unread_send(user_id)
-
-
-@shared_task(ignore_result=True)
 def notices_release() -> int:
     """Every minute (beat): one summary to each player whose quiet hours just ended."""
     from .quiet import notices_release as release
