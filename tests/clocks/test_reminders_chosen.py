@@ -7,9 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from clocks.models import SeatClock
 from clocks.tasks import clocks_sweep
+from clocks.timeouts import clocks_warn
 from notifications.models import Notification
 from notifications.preferences import notice_settings_set
 
@@ -120,3 +123,25 @@ def test_a_turn_that_begins_in_quiet_hours_is_told_when_they_end(ann, bob, cat, 
         row = waiting_row(game)
         # the fifth (19:12 Tokyo next day) is before the next quiet hours (20:00): as is
         assert row.warn_at == T0 + DAY - 0.2 * DAY
+
+
+def test_the_reminder_job_reads_as_many_queries_with_three_times_the_running_clocks(
+        clock, ann, bob, cat):
+    """Only clocks whose reminder is due are read (indexed `warn_at`): running clocks not
+    yet due cost nothing."""
+    for user in (ann, bob, cat):
+        notice_settings_set(user=user, reminder_hours=[24, 2])
+    games = [started_game([ann, bob, cat]) for _ in range(2)]
+    due = waiting_row(games[0])
+
+    def queries() -> int:
+        SeatClock.objects.filter(pk=due.pk).update(warn_at=T0, warned=False, reminded=0)
+        Notification.objects.filter(kind="almost_out").delete()
+        with CaptureQueriesContext(connection) as seen, committed():
+            assert clocks_warn(T0) == 1
+        return len(seen)
+
+    few = queries()
+    games += [started_game([ann, bob, cat]) for _ in range(4)]
+    assert SeatClock.objects.filter(warn_at__isnull=False).count() >= 6
+    assert queries() == few
