@@ -16,7 +16,7 @@ from clocks.timeouts import clocks_warn
 from notifications.models import Notification
 from notifications.preferences import notice_settings_set
 
-from .helpers import committed, started_game, user_at
+from .helpers import committed, move_random, started_game, user_at
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # 21:00 in Tokyo
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
@@ -145,3 +145,20 @@ def test_the_reminder_job_reads_as_many_queries_with_three_times_the_running_clo
     games += [started_game([ann, bob, cat]) for _ in range(4)]
     assert SeatClock.objects.filter(warn_at__isnull=False).count() >= 6
     assert queries() == few
+
+
+def test_a_move_starts_the_next_players_reminders_at_their_own_points(clock, ann, bob, cat):
+    notice_settings_set(user=ann, reminder_hours=[30])
+    notice_settings_set(user=bob, reminder_hours=[5, 1])
+    game = started_game([ann, bob, cat])
+    for _ in range(40):  # play until someone else's clock starts
+        first = game.waiting_on[0]
+        clock.move_to(T0 + HOUR)
+        game = move_random(game, first)
+        if game.waiting_on and game.waiting_on[0] != first:
+            break
+    row = waiting_row(game)
+    user = user_at(game, row.seat)
+    lead = {ann: 30 * HOUR, bob: 5 * HOUR}.get(user, 0.2 * 3 * DAY)
+    assert row.running_since == T0 + HOUR and row.reminded == 0
+    assert row.warn_at == row.deadline - lead
