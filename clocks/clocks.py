@@ -286,6 +286,32 @@ def deadlines_refresh(game, tc: C.TimeControl) -> None:
     SeatClock.objects.bulk_update(rows, CLOCK_FIELDS)
 
 
+def reminders_refresh(user, now: datetime | None = None) -> None:
+    """The player chose other reminders or quiet hours: their running correspondence turns
+    are reminded by the new choice from now on (points already behind are skipped, as at
+    the start of a turn). Locks each game row, then its clocks, as every writer does."""
+    from games.models import Game
+
+    now = now or timezone.now()
+    ids = sorted(user.seats.filter(game__status=Game.PLAYING, bot_level__isnull=True)
+                 .values_list("game_id", flat=True))
+    for game in Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+        tc = time_control_of(game)
+        if tc is None or tc.kind != C.CORRESPONDENCE:
+            continue
+        seats = seat_rows(game)
+        mine = [i for i in seats if seats[i].user_id == user.pk and not seats[i].bot_level]
+        rows = list(SeatClock.objects.select_for_update().filter(
+            game=game, seat__in=mine, running_since__isnull=False))
+        vacations = seat_vacations(tc, seats)
+        for row in rows:
+            was_warned, row.warned = row.warned, False
+            clock_store(row, row.clock, tc, vacations.get(row.seat, ()), user, turn_start=now)
+            if row.warn_at is None or (was_warned and row.warn_at <= now):
+                row.warned, row.warn_at = True, None  # nothing ahead that was not said
+        SeatClock.objects.bulk_update(rows, ["warn_at", "warned", "reminded"])
+
+
 def clock_view(game, now: datetime | None = None) -> dict:
     """{"clocks": [per seat: seat, remaining (s), running, deadline (ISO, UTC), paused]} to
     merge into a game view; {"clocks": None} for an untimed game."""

@@ -8,9 +8,11 @@ import zoneinfo
 from datetime import time
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.signals import reminder_choices_changed
 from games.errors import Refused
 
 from .models import Notification
@@ -117,8 +119,9 @@ def notice_settings_set(*, user, channels=UNSET, quiet_start=UNSET, quiet_end=UN
                         reminder_hours=UNSET, timezone=UNSET):
     """Change what the player chose; a part not given stays as it is. Every part is
     checked before anything is written: a bad one raises SettingsRefused (400) with a
-    sentence, and nothing changes. Quiet hours need both ends (or neither); reminders
-    apply from the player's next turn."""
+    sentence, and nothing changes. Quiet hours need both ends (or neither). New reminder
+    or quiet hours move the reminders of turns already running too (the clocks hear
+    accounts.signals.reminder_choices_changed)."""
     fields = {}
     if channels is not UNSET:
         fields["notice_channels"] = _channels_of(channels, user.notice_channels or {})
@@ -136,10 +139,14 @@ def notice_settings_set(*, user, channels=UNSET, quiet_start=UNSET, quiet_end=UN
         if not isinstance(timezone, str) or timezone not in zoneinfo.available_timezones():
             raise SettingsRefused(_("%(zone)r is not a known time zone") % {"zone": timezone})
         fields["timezone"] = timezone
-    if fields:
+    if not fields:
+        return user
+    with transaction.atomic():
         get_user_model().objects.filter(pk=user.pk).update(**fields)
         for name, value in fields.items():
             setattr(user, name, value)
+        if set(fields) & {"quiet_start", "quiet_end", "reminder_hours", "timezone"}:
+            reminder_choices_changed.send(sender=type(user), user=user)
     return user
 
 

@@ -162,3 +162,27 @@ def test_a_move_starts_the_next_players_reminders_at_their_own_points(clock, ann
     lead = {ann: 30 * HOUR, bob: 5 * HOUR}.get(user, 0.2 * 3 * DAY)
     assert row.running_since == T0 + HOUR and row.reminded == 0
     assert row.warn_at == row.deadline - lead
+
+
+def test_new_choices_move_the_reminders_of_a_turn_already_running(clock, ann, bob, cat,
+                                                                  mailoutbox):
+    game = started_game([ann, bob, cat])
+    player = user_at(game, game.waiting_on[0])
+    assert waiting_row(game).warn_at == T0 + 3 * DAY - 0.6 * DAY  # the default fifth
+    clock.move_to(T0 + DAY + 12 * HOUR)  # 36 h left: the 48 h point is behind
+    notice_settings_set(user=player, reminder_hours=[48, 6])
+    row = waiting_row(game)
+    assert row.reminded == 1 and row.warn_at == T0 + 3 * DAY - 6 * HOUR
+    # quiet hours 05:00-14:00 UTC hold the deadline (12:00) and the 6 h point (06:00):
+    # the reminder comes before they begin
+    notice_settings_set(user=player, quiet_start="05:00", quiet_end="14:00")
+    assert waiting_row(game).warn_at == T0 + 3 * DAY - 7 * HOUR - timedelta(minutes=5)
+    clock.move_to(T0 + 3 * DAY - 7 * HOUR - timedelta(minutes=5))
+    sweep()
+    assert reminders_to(mailoutbox, player) == 1
+    row = waiting_row(game)
+    assert row.warned and row.warn_at is None
+    notice_settings_set(user=player, reminder_hours=[8])  # said already: not again
+    assert waiting_row(game).warn_at is None
+    sweep()
+    assert reminders_to(mailoutbox, player) == 1
