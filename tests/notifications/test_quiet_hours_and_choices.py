@@ -16,7 +16,7 @@ from notifications.models import Notification
 from notifications.notifications import notify
 from notifications.preferences import notice_settings_set
 from notifications.quiet import notices_release
-from tests.clocks.helpers import committed
+from tests.clocks.helpers import committed, started_game, user_at
 from tests.conftest import make_user
 
 from .push_receiver import Browser, PushService
@@ -92,6 +92,24 @@ def test_quiet_hours_hold_every_push_and_mail_and_one_summary_follows_at_their_e
     assert "2 invitaciones" in mail.body
     assert not Notification.objects.filter(release_at__isnull=False).exists()
     assert Notification.objects.filter(user=ann, kind="summary").count() == 1
+
+
+def test_a_turn_in_quiet_hours_is_held_and_told_in_the_summary(site_key, service, client,
+                                                               ann, bob, cat, mailoutbox):
+    browsers = {user.pk: subscribed(client, user, service) for user in (ann, bob, cat)}
+    for user in (ann, bob, cat):
+        quiet_now(user)
+    game = started_game([ann, bob, cat])
+    player = user_at(game, game.waiting_on[0])
+    turn = Notification.objects.get(user=player, game=game, kind="your_turn")
+    assert turn.release_at is not None and not turn.read
+    assert service.received == [] and mailoutbox == []
+    with committed():
+        notices_release(now=turn.release_at)
+    [push] = service.received
+    assert push["path"] == f"/{player.username}"
+    assert browsers[player.pk].decrypt(push["body"])["body"] == (
+        "While you were away: your turn in 1 game.")
 
 
 def test_a_reminder_of_a_deadline_before_the_quiet_hours_end_is_not_held(ann, mailoutbox):
