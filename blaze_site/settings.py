@@ -156,7 +156,9 @@ ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
-ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
+# Confirming in the browser that signed up logs in (allauth checks the session it stashed
+# at sign-up; a link opened elsewhere only confirms).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_RATE_LIMITS_ENABLED = env_bool("ACCOUNT_RATE_LIMITS_ENABLED", default=True)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Blaze] "
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "blaze", "api", "system"]

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import Field, Query, Router, Schema, Status
+from ninja import Field, Header, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
 from . import services
@@ -168,12 +168,27 @@ class ReplayOut(Schema):
     )
 
 
+INVITE_QUERY = ("the invite code of a private table (older form: prefer the Blaze-Invite "
+                "header, which stays out of access logs)")
+INVITE_HEADER = ("the invite code of a private table; the page's session remembers one "
+                 "opened in the browser")
+
+
+def invite_header():
+    """The Blaze-Invite request header, in an endpoint's signature (so the schema has it)."""
+    return Header("", alias="Blaze-Invite", description=INVITE_HEADER)
+
+
+def invite_of(header: str, query: str) -> str:
+    return header or query
+
+
 class ReplayPage(Schema):
     model_config = ConfigDict(extra="forbid")
 
     start: int = Field(0, ge=0, description="the first ply of the page")
     limit: int = Field(500, ge=1, le=500, description="plies a page (at most 500)")
-    invite: str = Field("", description="the invite code of a private table")
+    invite: str = Field("", description=INVITE_QUERY)
 
 
 TOO_MANY = {429: ErrorOut}
@@ -264,16 +279,21 @@ def game_import(request: HttpRequest):
 
 @router.get("/{int:game_id}", response={200: GameView, 404: ErrorOut},
              exclude_unset=True, summary="My view")
-def game_detail(request: HttpRequest, game_id: int, invite: str = ""):
-    found = _watched(request, game_id, invite)
+def game_detail(request: HttpRequest, game_id: int,
+                invite: str = Query("", description=INVITE_QUERY),
+                blaze_invite: str = invite_header()):
+    found = _watched(request, game_id, invite_of(blaze_invite, invite))
     return game_view_for(found[0], request.auth, found[1], log_tail=found.log_tail)
 
 
 @router.post("/{int:game_id}/join", response={200: GameView, 403: ErrorOut, 404: ErrorOut},
              exclude_unset=True,
              summary="Take a seat (starts the game when full)")
-def game_join(request: HttpRequest, game_id: int, invite: str = ""):
-    game = services.game_join(game_id=game_id, user=request.auth, invite_code=invite)
+def game_join(request: HttpRequest, game_id: int,
+              invite: str = Query("", description=INVITE_QUERY),
+              blaze_invite: str = invite_header()):
+    game = services.game_join(game_id=game_id, user=request.auth,
+                              invite_code=invite_of(blaze_invite, invite))
     return game_view_for(game, request.auth)
 
 
@@ -312,8 +332,10 @@ def move_play(request: HttpRequest, game_id: int, data: MoveIn):
 
 @router.get("/{int:game_id}/log", response={200: LogOut, 404: ErrorOut},
             summary="Every move so far in words, as the requesting user may see them")
-def game_log_get(request: HttpRequest, game_id: int, invite: str = ""):
-    game = _game(request, game_id, invite)
+def game_log_get(request: HttpRequest, game_id: int,
+                 invite: str = Query("", description=INVITE_QUERY),
+                 blaze_invite: str = invite_header()):
+    game = _game(request, game_id, invite_of(blaze_invite, invite))
     return {"seq": game.seq, "lines": game_log(game, request.auth)}
 
 
@@ -347,15 +369,18 @@ def _no_fields(request: HttpRequest) -> None:
 @router.get("/{int:game_id}/record",
             response={200: dict[str, Any], 403: ErrorOut, 404: ErrorOut},
             summary="The blaze-record/1 of a finished game")
-def game_record_get(request: HttpRequest, game_id: int, invite: str = ""):
-    return game_record(_finished_game(request, game_id, invite))
+def game_record_get(request: HttpRequest, game_id: int,
+                    invite: str = Query("", description=INVITE_QUERY),
+                    blaze_invite: str = invite_header()):
+    return game_record(_finished_game(request, game_id, invite_of(blaze_invite, invite)))
 
 
 @router.get("/{int:game_id}/replay", response={200: ReplayOut, 403: ErrorOut, 404: ErrorOut},
             summary="Spectator views after every ply of a finished game, a page at a time")
-def game_replay_get(request: HttpRequest, game_id: int, page: Query[ReplayPage]):
+def game_replay_get(request: HttpRequest, game_id: int, page: Query[ReplayPage],
+                    blaze_invite: str = invite_header()):
     limit = min(page.limit, settings.BLAZE_REPLAY_PAGE_SIZE)
-    game = _finished_game(request, game_id, page.invite)
+    game = _finished_game(request, game_id, invite_of(blaze_invite, page.invite))
     return game_replay(game, start=page.start, limit=limit)
 
 

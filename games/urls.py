@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/next/", views.game_next, name="game_next"),
     path("games/<int:game_id>/", views.game_table, name="game_table"),
     path("games/<int:game_id>/join/", views.game_join, name="game_join"),
+    path("games/<int:game_id>/invite/", views.game_invite_open, name="game_invite_open"),
     path("games/<int:game_id>/leave/", views.game_leave, name="game_leave"),
     path("games/<int:game_id>/bots/", views.game_add_bot, name="game_add_bot"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),

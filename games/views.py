@@ -8,7 +8,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -30,7 +31,7 @@ from .selectors import (
 )
 from .selectors import game_replay as game_replay_frames
 from .time_controls import preset
-from .visibility import can_watch, invite_given, invite_remember
+from .visibility import can_watch, invite_given, invite_matches, invite_remember
 
 
 def home(request):
@@ -172,16 +173,24 @@ def game_next(request):
 
 def game_table(request, game_id: int):
     """The table: players play here; anyone may watch a public game (no account needed)."""
-    game = _watchable(request, game_id)
+    game = _watched_or_none(request, game_id)
+    if game is None:
+        # The site's not-found page, in DEBUG too: it opens an invite link's fragment.
+        return render(request, "404.html", status=404)
+    if request.GET.get("invite"):
+        # An older ?invite= link: remembered now, then the address without the code (kept
+        # out of later access logs, Referer headers and shared screenshots).
+        return redirect("game_table", game_id=game.pk)
     user = request.user if request.user.is_authenticated else None
-    invite = request.GET.get("invite", "")
     view = game_view_for(game, user)
     invite_url = None
     if view.get("invite_code"):
-        invite_url = request.build_absolute_uri(f"?invite={view['invite_code']}")
+        # In the fragment: browsers never send it, so it reaches no server log.
+        invite_url = request.build_absolute_uri(
+            reverse("game_table", args=[game.pk])) + f"#invite={view['invite_code']}"
     rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
     return render(request, "games/table.html", {
-        "game": game, "view": view, "invite": invite, "invite_url": invite_url,
+        "game": game, "view": view, "invite_url": invite_url,
         "bot_levels": Seat.BOT_LEVELS,
         "can_join": game.status == Game.WAITING and view["you"] is None and user is not None,
         "is_host": user is not None and game.created_by_id == user.pk,
@@ -194,11 +203,18 @@ def game_table(request, game_id: int):
 def _watchable(request, game_id: int) -> Game:
     """The game if this visitor may watch it (games.visibility), else 404. An invite in
     the address is remembered, so the page's API calls and socket need not carry it."""
-    game = get_object_or_404(Game, pk=game_id)
-    given = request.GET.get("invite", "")
-    if not can_watch(game, request.user,
-                     invite=invite_given(request.session, game.pk, given)):
+    game = _watched_or_none(request, game_id)
+    if game is None:
         raise Http404("no such game")
+    return game
+
+
+def _watched_or_none(request, game_id: int) -> Game | None:
+    game = Game.objects.filter(pk=game_id).first()
+    given = request.GET.get("invite", "")
+    if game is None or not can_watch(game, request.user,
+                                     invite=invite_given(request.session, game.pk, given)):
+        return None
     invite_remember(request.session, game, given)
     return game
 
@@ -218,8 +234,21 @@ def _seat_action(request, game_id: int, action):
 @login_required
 @require_POST
 def game_join(request, game_id: int):
+    invite = invite_given(request.session, game_id, request.POST.get("invite", ""))
     return _seat_action(request, game_id, lambda: services.game_join(
-        game_id=game_id, user=request.user, invite_code=request.POST.get("invite", "")))
+        game_id=game_id, user=request.user, invite_code=invite))
+
+
+@require_POST
+def game_invite_open(request, game_id: int):
+    """An invite link's code, sent by the page from the address's fragment (#invite=…):
+    kept in the session when it is the table's (204), else 404 as for any unknown game."""
+    game = Game.objects.filter(pk=game_id).first()
+    given = request.POST.get("invite", "")
+    if game is None or not game.private or not invite_matches(game, given):
+        raise Http404("no such game")
+    invite_remember(request.session, game, given)
+    return HttpResponse(status=204)
 
 
 @login_required

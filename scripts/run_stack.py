@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+from mail_watch import MailWatch, use_mail_files
 from probe import answers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,6 +101,7 @@ def main() -> int:
         children.append(redis)
     shared_settings(env)
     vapid_key(env)
+    mail_folder = use_mail_files(env, RUN_DIR)
     try:
         manage(env, "migrate", "--noinput")
         manage(env, "blaze_create_bots")
@@ -118,9 +120,15 @@ def main() -> int:
             children.append(subprocess.Popen(command, cwd=ROOT, env=env))
         print(f"Blaze online: http://127.0.0.1:{env['PORT']}/  (Ctrl-C stops; cache: "
               f"{env.get('CACHE_URL', 'in-process')})", flush=True)
+        mail = MailWatch(mail_folder) if mail_folder else None
+        if mail:
+            print(f"Mail goes to {mail_folder}; each new one is shown here in a box.",
+                  flush=True)
         # One process dying takes the stack down: a half-running site only confuses
         # (worker and beat are started again by their supervisor instead).
         while all(child.poll() is None for child in children):
+            for box in mail.new_mail() if mail else ():
+                print(box, flush=True)
             time.sleep(0.5)
         dead = next(child for child in children if child.poll() is not None)
         print(f"{dead.args[0]} exited ({dead.returncode}): stopping the stack.", flush=True)

@@ -4,11 +4,11 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.translation import get_language
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 from pydantic import StrictBool
 
 from accounts.language import language_of
-from games.api import ErrorOut, JsonInt, StrictIn
+from games.api import INVITE_QUERY, ErrorOut, JsonInt, StrictIn, invite_header, invite_of
 
 from . import challenges, relations, reports, talk
 from .models import Challenge
@@ -125,17 +125,22 @@ def _reader_language(request) -> str:
 @router.post("/games/{int:game_id}/chat",
              response={201: ChatOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, **TOO_MANY},
              by_alias=True, summary="Say a phrase or a free text at a table")
-def chat_post(request: HttpRequest, game_id: int, data: ChatIn, invite: str = ""):
+def chat_post(request: HttpRequest, game_id: int, data: ChatIn,
+              invite: str = Query("", description=INVITE_QUERY),
+              blaze_invite: str = invite_header()):
     message = talk.chat_post(game_id=game_id, user=request.auth, phrase=data.phrase,
-                             text=data.text, invite=invite)
+                             text=data.text, invite=invite_of(blaze_invite, invite))
     return Status(201, talk.message_for(message, request.auth.username,
                                         _reader_language(request)))
 
 
 @router.get("/games/{int:game_id}/chat", response={200: ChatHistoryOut, 404: ErrorOut},
             by_alias=True, summary="The talk at a table that you may read, oldest first")
-def chat_history(request: HttpRequest, game_id: int, invite: str = ""):
-    return {"messages": talk.chat_history(game_id=game_id, user=request.auth, invite=invite,
+def chat_history(request: HttpRequest, game_id: int,
+                 invite: str = Query("", description=INVITE_QUERY),
+                 blaze_invite: str = invite_header()):
+    return {"messages": talk.chat_history(game_id=game_id, user=request.auth,
+                                          invite=invite_of(blaze_invite, invite),
                                           language=_reader_language(request))}
 
 

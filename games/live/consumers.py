@@ -42,7 +42,8 @@ def _watchable(game_id: int, user, scope) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return False
-    given = parse_qs(scope.get("query_string", b"").decode("latin1")).get("invite", [""])[0]
+    given = dict(scope.get("headers") or ()).get(b"blaze-invite", b"").decode("latin1") or \
+        parse_qs(scope.get("query_string", b"").decode("latin1")).get("invite", [""])[0]
     return can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given))
 
 

@@ -40,7 +40,7 @@ NEITHER = {
     "api/v1/games/<int:game_id>/resign", "api/v1/games/<int:game_id>/record",
     "api/v1/games/<int:game_id>/replay",
     "", "play/", "games/", "games/<int:game_id>/", "games/<int:game_id>/join/",
-    "games/<int:game_id>/leave/", "games/<int:game_id>/replay/",
+    "games/<int:game_id>/leave/", "games/<int:game_id>/replay/", "games/<int:game_id>/invite/",
     "games/<int:game_id>/replay/data/", "games/<int:game_id>/log/", "rules/",
     "tournaments/", "tournaments/<int:tournament_id>/",
     "tournaments/<int:tournament_id>/register/", "tournaments/<int:tournament_id>/withdraw/",

@@ -2,6 +2,7 @@ import re
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -43,6 +44,24 @@ def test_signup_sends_verification_email_and_link_verifies(client):
     )
     assert response.status_code == 302
     assert int(client.session["_auth_user_id"]) == User.objects.get(username="fay").pk
+
+
+def test_confirming_in_the_browser_that_signed_up_logs_you_in(client):
+    _signup(client)
+    confirm = _link(mail.outbox[0].body)
+    response = client.post(confirm)
+    assert response.status_code == 302
+    assert int(client.session["_auth_user_id"]) == User.objects.get(username="fay").pk
+    assert client.get("/").context["user"].username == "fay"
+
+
+def test_a_confirmation_link_opened_in_another_browser_only_confirms(client):
+    _signup(client)
+    confirm = _link(mail.outbox[0].body)
+    other = Client()
+    other.post(confirm)
+    assert "_auth_user_id" not in other.session
+    assert User.objects.get(username="fay").emailaddress_set.get().verified
 
 
 def test_new_user_gets_blaze_defaults(client):

@@ -80,7 +80,8 @@ def test_the_invite_link_lets_its_holder_watch_and_the_page_remembers_it(client,
     assert "hand" not in given.json()
 
     client.force_login(eve)
-    page = client.get(reverse("game_table", args=[game.pk]), {"invite": game.invite_code})
+    page = client.get(reverse("game_table", args=[game.pk]), {"invite": game.invite_code},
+                      follow=True)
     assert page.status_code == 200
     # The page's own calls carry no code: the session remembered it.
     assert client.get(f"/api/v1/games/{game.pk}/replay").status_code == 200
