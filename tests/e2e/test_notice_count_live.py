@@ -61,3 +61,42 @@ def test_the_unread_count_follows_notices_without_a_reload(browser, live_asgi):
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_the_settings_page_offers_the_devices_time_zone_for_quiet_hours(browser, live_asgi):
+    from datetime import time
+
+    from django.conf import settings
+    from django.test import Client
+
+    from accounts.models import User
+
+    ann = make_user("ann")
+    client = Client()
+    client.force_login(ann)
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  timezone_id="Asia/Tokyo")
+    host = live_asgi.url.split("//")[1].split(":")[0]
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                          "domain": host, "path": "/"}])
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{live_asgi.url}/notifications/settings/")
+        page.locator("#timezone-browser").click()
+        assert page.locator("#id_timezone").input_value() == "Asia/Tokyo"
+        page.locator("#id_quiet_start").fill("22:00")
+        page.locator("#id_quiet_end").fill("07:00")
+        page.locator("#id_reminder_hours").fill("24, 2")
+        page.locator("#id_channel_game_over").select_option("none")
+        page.locator("#notice-settings button[type=submit]").click()
+        page.wait_for_selector("ul.messages")
+    finally:
+        context.close()
+    assert not errors, errors
+    user = User.objects.get(pk=ann.pk)
+    assert user.timezone == "Asia/Tokyo"
+    assert (user.quiet_start, user.quiet_end) == (time(22, 0), time(7, 0))
+    assert user.reminder_hours == [24, 2] and user.notice_channels["game_over"] == "none"
