@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
+from games.models import Game, Seat
 
 from .models import Notification
 from .notifications import notify
@@ -54,18 +55,31 @@ def notices_summarise(*, user_id: int, now: datetime | None = None) -> Notificat
     with transaction.atomic():
         held = list(Notification.objects.select_for_update(skip_locked=True)
                     .filter(user_id=user_id, release_at__lte=now)
-                    .values_list("pk", "kind", "read", "release_at"))
+                    .values_list("pk", "kind", "read", "release_at", "game_id"))
         if not held:
             return None  # none left, or another run holds them
         Notification.objects.filter(pk__in=[pk for pk, *_ in held]).update(release_at=None)
-        counts = Counter(kind for _pk, kind, read, _at in held if not read)
+        # "your turn" only where it still is: a turn played meanwhile is no news
+        turns = {game for _pk, kind, read, _at, game in held
+                 if kind == Notification.YOUR_TURN and not read and game is not None}
+        still = _still_waiting(user_id, turns) if turns else set()
+        counts = Counter(kind for _pk, kind, read, _at, game in held if not read and (
+            kind != Notification.YOUR_TURN or game in still))
         if not counts:
             return None  # the player read them all in the site meanwhile
         user = User.objects.get(pk=user_id)
-        ended = max(at for *_, at in held)
+        ended = max(at for _pk, _kind, _read, at, _game in held)
         return notify(user=user, kind=Notification.SUMMARY,
                       key=f"summary:{user_id}:{ended.timestamp():.0f}",
                       text=lambda: summary_words(counts))
+
+
+def _still_waiting(user_id: int, game_ids: set[int]) -> set[int]:
+    """Which of these games still wait on the player (one query)."""
+    seats = (Seat.objects.filter(user_id=user_id, game_id__in=game_ids,
+                                 game__status=Game.PLAYING)
+             .values_list("game_id", "index", "game__waiting_on"))
+    return {game for game, index, waiting in seats if index in (waiting or [])}
 
 
 def notices_release(now: datetime | None = None) -> int:

@@ -16,7 +16,7 @@ from notifications.models import Notification
 from notifications.notifications import notify
 from notifications.preferences import notice_settings_set
 from notifications.quiet import notices_release
-from tests.clocks.helpers import committed, started_game, user_at
+from tests.clocks.helpers import committed, move_random, started_game, user_at
 from tests.conftest import make_user
 
 from .push_receiver import Browser, PushService
@@ -110,6 +110,23 @@ def test_a_turn_in_quiet_hours_is_held_and_told_in_the_summary(site_key, service
     assert push["path"] == f"/{player.username}"
     assert browsers[player.pk].decrypt(push["body"])["body"] == (
         "While you were away: your turn in 1 game.")
+
+
+def test_a_turn_played_during_quiet_hours_is_left_out_of_the_summary(ann, bob, cat,
+                                                                    mailoutbox):
+    for user in (ann, bob, cat):
+        quiet_now(user)
+    game = started_game([ann, bob, cat])
+    first = game.waiting_on[0]
+    player = user_at(game, first)
+    tell(player, 1, kind="invitation")
+    while game.waiting_on and game.waiting_on[0] == first:  # played from another device
+        game = move_random(game, first)
+    due = Notification.objects.filter(user=player).exclude(release_at=None).first().release_at
+    with committed():
+        notices_release(now=due)
+    [mail] = [m for m in mailoutbox if m.to == [player.email]]
+    assert "While you were away: 1 invitation." in mail.body
 
 
 def test_a_reminder_of_a_deadline_before_the_quiet_hours_end_is_not_held(ann, mailoutbox):
