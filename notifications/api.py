@@ -2,12 +2,11 @@
 key it subscribes with; the unread count, mark read; what the player chose about notices
 (channels, quiet hours, reminders). Parse, call a service, reply."""
 
-from typing import Any
+from typing import Annotated, Literal
 
 from django.http import HttpRequest
-from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
-from pydantic import ConfigDict
+from pydantic import ConfigDict, StrictInt
 
 from . import notifications, preferences, push
 
@@ -98,18 +97,46 @@ class NoticeSettingsOut(Schema):
     timezone: str
 
 
+Channel = Literal["push", "email", "both", "none"]
+HourOfDay = Annotated[str, Field(pattern=r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$",
+                                 examples=["22:00"])]
+
+
+class ChannelsIn(Schema):
+    """Kinds left out stay as they are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    your_turn: Channel = None
+    almost_out: Channel = Field(None, description="deadline reminders")
+    timeout: Channel = None
+    game_over: Channel = None
+    invitation: Channel = Field(None, description="invitations and challenges")
+    rematch: Channel = Field(None, description="a table's next game (play again)")
+    tournament: Channel = Field(None, description="tournament rounds and news")
+    summary: Channel = Field(None, description="the summary after quiet hours")
+
+
+class QuietHoursIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    start: HourOfDay
+    end: HourOfDay = Field(..., description="not the same as start; before it: the next day")
+
+
 class NoticeSettingsIn(Schema):
     """Any part may be left out: it stays as it is. Nothing changes when a part is wrong."""
 
     model_config = ConfigDict(extra="forbid")
 
-    channels: dict[str, Any] | None = Field(None, description="kind -> push, email, both or "
-                                            "none; kinds left out stay as they are")
-    quiet_hours: dict[str, Any] | None = Field(None, description='{"start": "22:00", '
-                                               '"end": "07:00"}, or null for none')
-    reminder_hours: list[Any] | None = Field(None, description="at most 4 whole hours, from "
-                                             "1 to 336, e.g. [24, 2]; [] for the default")
-    timezone: str | None = Field(None, description="an IANA time zone, e.g. Europe/Madrid")
+    channels: ChannelsIn = Field(None, description="per kind: push, email, both or none")
+    quiet_hours: QuietHoursIn | None = Field(None, description="null: no quiet hours")
+    reminder_hours: list[Annotated[StrictInt, Field(ge=1, le=preferences.MAX_REMINDER_HOURS)]] \
+        = Field(None, max_length=preferences.MAX_REMINDERS,
+                description="hours before a correspondence deadline, e.g. [24, 2]; [] for "
+                "the one reminder at the last fifth of the clock")
+    timezone: str = Field(None, min_length=1, max_length=64,
+                          description="an IANA time zone, e.g. Europe/Madrid")
 
 
 class UnreadOut(Schema):
@@ -130,23 +157,14 @@ def notice_settings_get(request: HttpRequest):
                       summary="Change what you chose (only the parts you send)")
 def notice_settings_patch(request: HttpRequest, data: NoticeSettingsIn):
     given = data.model_fields_set
-    parts = {}
-    for name in ("channels", "reminder_hours", "timezone"):
-        if name in given:
-            value = getattr(data, name)
-            if value is None:
-                raise preferences.SettingsRefused(
-                    _("%(field)s must not be null") % {"field": name})
-            parts[name] = value
+    parts = {name: getattr(data, name) for name in ("reminder_hours", "timezone")
+             if name in given}
+    if "channels" in given:
+        parts["channels"] = data.channels.model_dump(exclude_unset=True)
     if "quiet_hours" in given:
         quiet = data.quiet_hours
-        if quiet is None:
-            parts["quiet_start"] = parts["quiet_end"] = None
-        elif set(quiet) != {"start", "end"}:
-            raise preferences.SettingsRefused(
-                _('quiet_hours must be {"start": "HH:MM", "end": "HH:MM"} or null'))
-        else:
-            parts["quiet_start"], parts["quiet_end"] = quiet["start"], quiet["end"]
+        parts["quiet_start"] = quiet.start if quiet else None
+        parts["quiet_end"] = quiet.end if quiet else None
     user = preferences.notice_settings_set(user=request.auth, **parts)
     return preferences.notice_settings(user)
 
