@@ -90,9 +90,3 @@ def _is_json(response) -> bool:
         return False
     return True
 
-
-class NotConflictFilter(logging.Filter):
-    """Drops django.request's line for a 409 answer (see LOGGING in settings)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.__dict__.get("status_code") != 409

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Exchange, Queue
 
 from lib import queues, vapid
 
@@ -88,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "blaze_site.anon_limit.AnonymousRateMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -237,11 +237,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Bot turns, clocks and mail each on a queue of their own (lib/queues.py); a bare
-# `celery worker` consumes all four, `-Q <prefix>.bots` only one kind.
-# Each queue its own exchange and routing key: a bare Queue(name) would bind every queue
-# to the default routing key, and a task sent to one would land in all of them.
-CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name)
-                      for name in queues.queue_names(CELERY_TASK_DEFAULT_QUEUE)]
+# `celery worker` consumes all four, `-Q <prefix>.bots` only one kind. The queues
+# themselves (kombu objects) are declared in blaze_site/celery.py.
 CELERY_TASK_ROUTES = queues.task_routes(CELERY_TASK_DEFAULT_QUEUE)
 # Every task is idempotent, so a task is acknowledged once it has run, and a worker that
 # dies mid-task (SIGKILL, out of memory) leaves it to run again instead of losing it.
@@ -321,7 +318,7 @@ WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
 WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="mailto:admin@localhost")
 if WEBPUSH_VAPID_PRIVATE_KEY:
     try:
-        vapid.private_key(WEBPUSH_VAPID_PRIVATE_KEY)
+        vapid.private_number(WEBPUSH_VAPID_PRIVATE_KEY)
     except ValueError as _exc:
         raise ImproperlyConfigured(f"WEBPUSH_VAPID_PRIVATE_KEY: {_exc}.") from None
 elif PRODUCTION and WEBPUSH_ENABLED:
@@ -432,6 +429,8 @@ BLAZE_RATE_LIMITS = {
     "move": env.str("BLAZE_RATE_MOVE", default="600/m"),
     # Each tournament starts its tables once: its creation is what may be repeated.
     "tournament_create": env.str("BLAZE_RATE_TOURNAMENT_CREATE", default="10/d"),
+    # Requests without an account or a token, per client address (5 a second on average).
+    "anonymous_request": env.str("BLAZE_RATE_ANONYMOUS_REQUEST", default="300/m"),
 }
 for _name, _rate in BLAZE_RATE_LIMITS.items():
     if not re.fullmatch(r"[1-9][0-9]*/[smhd]", _rate):
@@ -465,7 +464,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     # A 409 is the API telling a client the game's current seq (two seats answering one
     # view at once): routine in live play, so no warning line for each.
-    "filters": {"no_409": {"()": "blaze_site.errors.NotConflictFilter"}},
+    "filters": {"no_409": {"()": "blaze_site.log_filters.NotConflictFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"filters": ["no_409"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},

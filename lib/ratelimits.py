@@ -41,6 +41,8 @@ _MESSAGES = {
     "record_import": gettext_lazy("You have imported too many records today."),
     "move": gettext_lazy("Too many moves in a short time."),
     "tournament_create": gettext_lazy("You have created too many tournaments today."),
+    "anonymous_request": gettext_lazy("Too many requests from your address: sign in, or "
+                                      "wait a little."),
 }
 
 
@@ -81,16 +83,17 @@ def _count(key: str, timeout: int) -> int:
 
 def rate_limit_check(request, name: str) -> None:
     """Count one request of kind `name`; raise RateLimited when over the rate."""
-    _count_and_check(_who(request), name)
+    count_and_check(_who(request), name)
 
 
 def rate_limit_user(user, name: str) -> None:
     """Count one request of kind `name` by this user, whichever entry it came through
     (page, API, socket): the services call this, so every entry meets the same limit."""
-    _count_and_check(f"user:{user.pk}", name)
+    count_and_check(f"user:{user.pk}", name)
 
 
-def _count_and_check(who: str, name: str) -> None:
+def count_and_check(who: str, name: str) -> None:
+    """Count one request of kind `name` by `who` ("user:<pk>", "ip:<address>")."""
     limit, unit = settings.BLAZE_RATE_LIMITS[name].split("/")
     period = _PERIODS[unit]
     now = int(time.time())

@@ -51,7 +51,8 @@ def main(argv=None) -> int:
     try:
         replay_file(argv[0])
     except OSError as e:
-        print(f"blaze_replay: cannot read {argv[0]}: {e.strerror or e}", file=sys.stderr)
+        # as Django's command says it (manage.py takes either path)
+        print(f"CommandError: cannot read {argv[0]}: {e.strerror or e}", file=sys.stderr)
         return 1
     return 0
 

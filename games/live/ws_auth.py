@@ -9,7 +9,7 @@ from channels.layers import get_channel_layer
 
 from accounts.services import api_token_find
 
-from . import messages, publisher
+from . import messages
 from .ws_threads import HandshakeExpired, handshake_read
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,10 @@ class TokenAuthMiddleware:
 
 
 def _close_group(group: str) -> None:
+    # Imported here: the games app connects these handlers at every start, and a command
+    # that only computes (blaze_replay) should not load Redis's channel layer for them.
+    from . import publisher
+
     layer = get_channel_layer()
     if layer is None:
         return
