@@ -34,7 +34,7 @@ def _setup():
 JOBS = ["games.tasks.bots_watchdog", "clocks.tasks.clocks_sweep",
         "tournaments.tasks.tournaments_tick", "accounts.tasks.guests_remove",
         "notifications.tasks.send_digests", "notifications.tasks.notifications_prune",
-        "accounts.tasks.sessions_clear"]
+        "accounts.tasks.sessions_clear", "notifications.tasks.notices_release"]
 
 
 def _pages() -> list[tuple[str, str]]:

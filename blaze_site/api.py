@@ -15,6 +15,7 @@ from games.api import game_error_response
 from games.api import router as games_router
 from games.errors import Refused
 from lib.ratelimits import RateLimited
+from notifications.api import notices_router
 from notifications.api import router as push_router
 from social.api import router as social_router
 
@@ -88,4 +89,5 @@ api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)
 api.add_router("/push", push_router)
+api.add_router("/notices", notices_router)
 api.add_router("/", social_router)

@@ -277,6 +277,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 3600.0},
+    # Quiet hours that ended: one summary of what was held to each player.
+    "notices-release": {"task": "notifications.tasks.notices_release", "schedule": 60.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
     # /healthz: a worker and beat are alive (ops.heartbeat).

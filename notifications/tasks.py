@@ -13,7 +13,9 @@ from django.utils import timezone
 from accounts.models import User
 from games.live.presence import presence_here
 from games.models import Game, Seat
+from lib.quiet_hours import quiet_until
 
+from . import preferences
 from .models import EmailOptOut, Notification
 
 log = logging.getLogger(__name__)
@@ -24,6 +26,10 @@ def _email_blocked(note: Notification) -> str | None:
     user = note.user
     if not user.email or user.is_bot or not user.is_active:
         return "no address"
+    if note.release_at is not None:
+        return "held for the end of the quiet hours"
+    if not preferences.by_email(user, note.kind):
+        return "chose no e-mail for this kind"
     if EmailOptOut.objects.filter(user=user).exists():
         return "unsubscribed"
     if note.kind == Notification.YOUR_TURN:
@@ -71,7 +77,9 @@ def notification_push(notification_id: int) -> int:
 
     note = (Notification.objects.select_related("user")
             .filter(pk=notification_id, pushed=False).first())
-    if note is None or not note.user.push_subscriptions.exists():
+    if note is None or note.release_at is not None \
+            or not preferences.by_push(note.user, note.kind) \
+            or not note.user.push_subscriptions.exists():
         return 0
     if note.game_id is not None and presence_here(note.user_id, note.game_id):
         return 0
@@ -115,8 +123,11 @@ def send_digests() -> int:
             local = now.astimezone(ZoneInfo(user.timezone))
         except Exception:
             local = now
-        if local.hour >= settings.DIGEST_HOUR:
-            due[_digest_key(user.pk, local.date())] = user
+        if local.hour < settings.DIGEST_HOUR:
+            continue
+        if quiet_until(user.timezone, user.quiet_start, user.quiet_end, now) is not None:
+            continue  # the next run after the quiet hours sends it
+        due[_digest_key(user.pk, local.date())] = user
     sent_already = set(Notification.objects.filter(key__in=list(due))
                        .values_list("key", flat=True)) if due else set()
     due = {key: user for key, user in due.items() if key not in sent_already}
@@ -156,6 +167,14 @@ def notifications_prune() -> int:
     from .notifications import notifications_prune as prune
 
     return prune()
+
+
+@shared_task(ignore_result=True)
+def notices_release() -> int:
+    """Every minute (beat): one summary to each player whose quiet hours just ended."""
+    from .quiet import notices_release as release
+
+    return release()
 
 
 # Tasks queued before notifications had an app of their own carry the old names: still

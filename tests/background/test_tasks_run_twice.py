@@ -169,6 +169,14 @@ def case_send_digests(ann):
     return ("notifications.tasks.send_digests",)
 
 
+def case_notices_release(ann):
+    for n in range(2):  # held during quiet hours that have just ended
+        Notification.objects.create(user=ann, kind=Notification.INVITATION, key=f"held:{n}",
+                                    text="An invitation.",
+                                    release_at=timezone.now() - timedelta(minutes=1))
+    return ("notifications.tasks.notices_release",)
+
+
 def case_rating_update(ann):
     game = finished_game([ann, make_user("bob"), make_user("cat")], seed=3)
     return "ratings.tasks.rating_update", game.pk
@@ -243,7 +251,8 @@ def case_heartbeat(ann):
 
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
-    case_notification_send, case_notification_push, case_send_digests, case_rating_update,
+    case_notification_send, case_notification_push, case_send_digests, case_notices_release,
+    case_rating_update,
     case_tournaments_tick, case_tournament_advance, case_guests_remove, case_heartbeat,
     case_sessions_clear, case_invitations_expire, case_notifications_prune,
 )}
