@@ -244,3 +244,34 @@ def review_for(game: Game, user, names: list[str]) -> dict | None:
     } for d in review.decisions
         if d["seat"] in seats and d["p_best"] - d["p_played"] >= margin]
     return {"status": review.status, "decisions": shown, "margin": round(100 * margin)}
+
+
+def review_payload(game: Game, user) -> dict | None:
+    """The API's review (GET /api/v1/games/{id}/review) as `user` may read it (the caller
+    checked games.visibility.can_watch): None until it is made, or when it holds no seat
+    of theirs; else every reviewed decision of those seats where the bot would have
+    played otherwise, moves as RECORD.md objects."""
+    if game.status != Game.FINISHED or game.imported:
+        return None
+    review = GameReview.objects.filter(game=game, status=GameReview.DONE).first()
+    if review is None:
+        return None
+    seats = set(review_seats(game, user))
+    if not seats:
+        return None
+
+    def record_move(move: dict, seat: int) -> dict:
+        return {"seat": seat, **{k: v for k, v in move.items() if k != "over"}}
+
+    return {
+        "id": game.pk,
+        "iterations": review.iterations,
+        "reviewed": review.reviewed,
+        "margin": settings.BLAZE_REVIEW_MARGIN,
+        "decisions": [{
+            "seq": d["seq"], "seat": d["seat"],
+            "played": record_move(d["played"], d["seat"]),
+            "best": record_move(d["best"], d["seat"]),
+            "p_played": d["p_played"], "p_best": d["p_best"],
+        } for d in review.decisions if d["seat"] in seats],
+    }

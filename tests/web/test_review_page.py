@@ -99,3 +99,25 @@ def test_the_review_on_the_page_costs_the_same_queries_for_short_and_long_games(
         counts.append((rows_for(page), len(queries)))
     assert counts[0][0] == 1 < counts[1][0]
     assert counts[0][1] == counts[1][1], counts
+
+
+def test_the_api_gives_the_review_once_made_to_those_who_may_read_it(client, ann, bob, cat,
+                                                                     dan):
+    from tests.games_helpers import api_get, bearer
+
+    game = people_game(ann, bob, cat, seed=8, private=True)
+    url = f"/api/v1/games/{game.pk}/review"
+    assert api_get(client, url, bearer(ann)).status_code == 404  # not made yet
+    assert reviews.review_work(seconds=600) == "done"
+    review = GameReview.objects.get(game=game)
+    body = api_get(client, url, bearer(ann)).json()
+    ann_seat = game.seats.get(user=ann).index
+    assert body["decisions"] == [{
+        "seq": d["seq"], "seat": ann_seat,
+        "played": {"seat": ann_seat, **{k: v for k, v in d["played"].items() if k != "over"}},
+        "best": {"seat": ann_seat, **{k: v for k, v in d["best"].items() if k != "over"}},
+        "p_played": d["p_played"], "p_best": d["p_best"],
+    } for d in review.decisions if d["seat"] == ann_seat]
+    assert body["reviewed"] == review.reviewed and body["iterations"] == review.iterations
+    assert api_get(client, url, bearer(dan)).status_code == 404  # an outsider
+    assert api_get(client, url).status_code == 401  # the API asks who is asking
