@@ -28,6 +28,8 @@ from .selectors import initial_state
 
 # A slice's lease: a worker that died mid-slice leaves the review to the next claim.
 LEASE_MARGIN = timedelta(seconds=60)
+# A review unfinished this long after it began is given up (its slices keep failing).
+GIVE_UP = timedelta(hours=1)
 # One key for the claims' advisory lock (PostgreSQL): claims count and take in turn.
 CLAIM_LOCK = 0x7265_7669  # "revi"
 # Low priority on the bots' queue (Redis: priority 0, bot turns, is served first).
@@ -71,6 +73,11 @@ def review_claim() -> GameReview | None:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK])
         running = GameReview.objects.filter(status=GameReview.RUNNING)
+        # A review still unfinished long after it began fails every slice (a bug, a game
+        # the search cannot take): given up, so it never holds the queue.
+        running.filter(started__lt=now - GIVE_UP).filter(
+            Q(lease_until__isnull=True) | Q(lease_until__lt=now)).update(
+            status=GameReview.SKIPPED, finished=now, lease_until=None)
         held = (running.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
                 .order_by("queued").values_list("pk", flat=True).first())
         if held is not None:

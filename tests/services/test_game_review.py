@@ -147,6 +147,20 @@ def test_at_most_the_allowed_reviews_run_at_once_and_per_hour(ann, bob, cat, set
     assert reviews.review_claim().game_id == second.pk
 
 
+def test_a_review_that_keeps_failing_is_given_up_and_holds_nobody_back(ann, bob, cat):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    first = people_game(ann, bob, cat, seed=1)
+    second = people_game(ann, bob, cat, seed=2)
+    assert reviews.review_claim().game_id == first.pk
+    long_ago = timezone.now() - reviews.GIVE_UP - timedelta(minutes=1)
+    GameReview.objects.filter(game=first).update(started=long_ago, lease_until=None)
+    assert reviews.review_claim().game_id == second.pk
+    assert GameReview.objects.get(game=first).status == GameReview.SKIPPED
+
+
 def test_the_review_is_bounded_and_long_games_are_skipped(ann, bob, cat, settings):
     game = people_game(ann, bob, cat, seed=4)
     settings.BLAZE_REVIEW_MAX_DECISIONS = 5
@@ -171,3 +185,27 @@ def test_a_slice_of_the_review_costs_the_same_queries_for_short_and_long_games(
         counts.append((game.seq, len(queries)))
     assert counts[0][0] != counts[1][0]
     assert counts[0][1] == counts[1][1], counts
+
+
+def test_review_work_waits_on_the_bots_queue_behind_bot_turns():
+    """Through the real broker: the task lands on the bots' queue at priority 9, which a
+    worker reads after the queue's bot turns (priority 0)."""
+    import redis
+    from django.conf import settings as conf
+
+    from blaze_site.celery import app as celery_app
+
+    if not conf.CELERY_BROKER_URL.startswith("redis"):
+        pytest.skip("needs the Redis broker")
+    queue = f"{conf.CELERY_TASK_DEFAULT_QUEUE}.bots"
+    low = f"{queue}\x06\x169"  # kombu's Redis list for priority 9 (0 is the queue itself)
+    client = redis.Redis.from_url(conf.CELERY_BROKER_URL)
+    client.delete(low)
+    celery_app.conf.task_always_eager = False  # the eager_tasks fixture restores it
+    try:
+        reviews.review_queue()
+        body = client.lpop(low)
+        assert body is not None and b"games.tasks.review_work" in body
+    finally:
+        client.delete(low)
+    assert conf.CELERY_BEAT_SCHEDULE["reviews-tick"]["options"] == {"priority": 9}
