@@ -100,20 +100,21 @@ def review_claim() -> GameReview | None:
 
 
 def _decisions(game: Game, seats: list[Seat]) -> tuple[list, set[int]]:
-    """The log's payloads, and the seqs of the play decisions people made themselves
-    (not bets, not a bot's moves for a player who had left)."""
+    """The log's payloads in order, and the positions (seqs) among them of the play
+    decisions people made themselves (not bets, not a bot's moves for a player who had
+    left)."""
     humans = set(human_seats(seats))
     left_at = {s.index: s.abandoned_at for s in seats if s.abandoned and s.abandoned_at}
     moves = list(Move.objects.filter(game=game).order_by("seq")
-                 .values_list("seq", "seat", "payload", "created"))
+                 .values_list("seat", "payload", "created"))
     reviewed = set()
-    for seq, seat, payload, created in moves:
+    for seq, (seat, payload, created) in enumerate(moves):
         if seat not in humans or payload["move"] == "bet":
             continue
         if seat in left_at and created >= left_at[seat]:
             continue
         reviewed.add(seq)
-    return [payload for _seq, _seat, payload, _created in moves], reviewed
+    return [payload for _seat, payload, _created in moves], reviewed
 
 
 def _iterations(decisions: int) -> int:
