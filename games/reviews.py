@@ -30,6 +30,8 @@ from .selectors import initial_state
 LEASE_MARGIN = timedelta(seconds=60)
 # A review unfinished this long after it began is given up (its slices keep failing).
 GIVE_UP = timedelta(hours=1)
+# A review still waiting this long after its game ended is not made (a backlog stays bounded).
+STALE = timedelta(days=1)
 # One key for the claims' advisory lock (PostgreSQL): claims count and take in turn.
 CLAIM_LOCK = 0x7265_7669  # "revi"
 # Low priority on the bots' queue (Redis: priority 0, bot turns, is served first).
@@ -78,6 +80,9 @@ def review_claim() -> GameReview | None:
         running.filter(started__lt=now - GIVE_UP).filter(
             Q(lease_until__isnull=True) | Q(lease_until__lt=now)).update(
             status=GameReview.SKIPPED, finished=now, lease_until=None)
+        # More games than the hourly limit for long: the oldest waiting ones are dropped.
+        GameReview.objects.filter(status=GameReview.PENDING, queued__lt=now - STALE).update(
+            status=GameReview.SKIPPED, finished=now)
         held = (running.filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
                 .order_by("queued").values_list("pk", flat=True).first())
         if held is not None:

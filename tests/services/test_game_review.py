@@ -209,3 +209,16 @@ def test_review_work_waits_on_the_bots_queue_behind_bot_turns():
     finally:
         client.delete(low)
     assert conf.CELERY_BEAT_SCHEDULE["reviews-tick"]["options"] == {"priority": 9}
+
+
+def test_a_review_left_waiting_for_a_day_is_dropped(ann, bob, cat):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    old = people_game(ann, bob, cat, seed=1)
+    new = people_game(ann, bob, cat, seed=2)
+    GameReview.objects.filter(game=old).update(
+        queued=timezone.now() - reviews.STALE - timedelta(minutes=1))
+    assert reviews.review_claim().game_id == new.pk
+    assert GameReview.objects.get(game=old).status == GameReview.SKIPPED
