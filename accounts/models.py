@@ -35,6 +35,16 @@ class User(AbstractUser):
     language = models.CharField(
         _("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
     )
+    # What the player chose about notices (written only by
+    # notifications.preferences.notice_settings_set, which validates them): quiet hours in
+    # `timezone` (no push or mail from start to end, local time; both empty: none),
+    # reminders at these hours before a correspondence deadline (empty: the one warning at
+    # a fifth of the clock), and per notice kind "push", "email", "both" or "none"
+    # (a kind not named: both). Kept here, below the apps: clocks read the first two.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    reminder_hours = models.JSONField(default=list, blank=True)
+    notice_channels = models.JSONField(default=dict, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -204,3 +204,24 @@ def guests_remove_unused(*, now=None) -> int:
         user.delete()
         deleted += 1
     return deleted
+
+
+def sessions_clear_expired(*, now=None) -> int:
+    """Delete expired sessions: `manage.py clearsessions`'s work. With sessions in the
+    database (SessionStore.get_model_class, the documented hook of database-backed engines)
+    in bounded batches on the expiry index, oldest first, so a backlog never holds one long
+    DELETE; any other engine through its own SessionStore.clear_expired(). Returns the
+    sessions deleted (0 when the engine does not tell)."""
+    from importlib import import_module
+
+    from lib.batches import rows_delete_in_batches
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if not hasattr(store, "get_model_class"):
+        store.clear_expired()  # cache and file engines expire theirs as they go
+        return 0
+    expired = store.get_model_class().objects.filter(expire_date__lt=now or timezone.now())
+    return rows_delete_in_batches(expired, order_by="expire_date",
+                                  batch=settings.PRUNE_BATCH,
+                                  max_batches=settings.PRUNE_MAX_BATCHES)
+

@@ -12,11 +12,9 @@ def guests_remove() -> int:
 
 
 @shared_task
-def sessions_clear() -> None:
-    """Delete expired sessions (the table only grows otherwise): one DELETE on the expiry
-    index, like `manage.py clearsessions`."""
-    from importlib import import_module
+def sessions_clear() -> int:
+    """Delete expired sessions (the table only grows otherwise), like `manage.py
+    clearsessions`, in bounded batches (accounts.services.sessions_clear_expired)."""
+    from .services import sessions_clear_expired
 
-    from django.conf import settings
-
-    import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+    return sessions_clear_expired()

@@ -15,6 +15,7 @@ from games.api import game_error_response
 from games.api import router as games_router
 from games.errors import Refused
 from lib.ratelimits import RateLimited
+from notifications.api import notices_router
 from notifications.api import router as push_router
 from social.api import router as social_router
 
@@ -29,7 +30,11 @@ api = TruthfulNinjaAPI(
         "**Languages.** Answers are in English. Send `Accept-Language: ja` or `es` to get "
         "the `error` sentences in Japanese or Spanish (the first of the site's languages "
         "`en`, `ja`, `es` named in the header wins); everything else (field names, move "
-        "objects, card codes) never changes with the language."
+        "objects, card codes) never changes with the language.\n\n"
+        "**Move cap (a site rule beside spec/API.md).** A game still being played when "
+        "its `seq` reaches the site's cap (5,000 moves by default) ends with that move, "
+        "drawn for nobody: `status` `aborted`, no ranking, no rating change; a move sent "
+        "afterwards answers 400. Imported records are held to the same cap (docs/move-cap.md)."
     ),
     urls_namespace="api-1.0.0",
     auth=api_auth,
@@ -84,4 +89,5 @@ api.add_exception_handler(HttpError, _http_error)
 api.add_exception_handler(Refused, partial(game_error_response, api))
 api.add_router("/games", games_router)
 api.add_router("/push", push_router)
+api.add_router("/notices", notices_router)
 api.add_router("/", social_router)

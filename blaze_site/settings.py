@@ -305,12 +305,17 @@ CELERY_BEAT_SCHEDULE: dict = {
     "bots-watchdog": {"task": "games.tasks.bots_watchdog", "schedule": BLAZE_WATCHDOG_SECONDS},
     # Hourly; each player gets one digest a day, from DIGEST_HOUR in their time zone.
     "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 3600.0},
+    # Quiet hours that ended: one summary of what was held to each player.
+    "notices-release": {"task": "notifications.tasks.notices_release", "schedule": 60.0},
     # Safety net: start due tournaments, advance rounds whose games all finished.
     "tournaments-tick": {"task": "tournaments.tasks.tournaments_tick", "schedule": 30.0},
     # /healthz: a worker and beat are alive (ops.heartbeat).
     "heartbeat": {"task": "ops.tasks.heartbeat", "schedule": BLAZE_HEARTBEAT_SECONDS},
-    # Expired sessions (their table only grows otherwise).
-    "sessions-clear": {"task": "accounts.tasks.sessions_clear", "schedule": 86400.0},
+    # Expired sessions and old notices (their tables only grow otherwise), hourly in
+    # bounded batches: a backlog clears over a few runs.
+    "sessions-clear": {"task": "accounts.tasks.sessions_clear", "schedule": 3600.0},
+    "notifications-prune": {"task": "notifications.tasks.notifications_prune",
+                            "schedule": 3600.0},
     # Guests ("Play against bots" without an account) that never sat down.
     "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
     # Reviews the limits held back, or whose worker died (low priority: after bot turns).
@@ -335,6 +340,18 @@ if not 0 <= BOT_PAUSE_SECONDS <= 10:
 GUEST_CREATE_PER_HOUR = env.int("GUEST_CREATE_PER_HOUR", default=20)
 if GUEST_CREATE_PER_HOUR < 1:
     raise ImproperlyConfigured("GUEST_CREATE_PER_HOUR must be at least 1.")
+# Notices are deleted this many days after they were read, or after they were made if
+# never read (notifications.tasks.notifications_prune); each clean-up job deletes at most
+# PRUNE_BATCH rows a statement, PRUNE_MAX_BATCHES statements a run.
+NOTIFICATIONS_KEEP_READ_DAYS = env.int("NOTIFICATIONS_KEEP_READ_DAYS", default=30)
+NOTIFICATIONS_KEEP_UNREAD_DAYS = env.int("NOTIFICATIONS_KEEP_UNREAD_DAYS", default=180)
+if not 1 <= NOTIFICATIONS_KEEP_READ_DAYS <= NOTIFICATIONS_KEEP_UNREAD_DAYS:
+    raise ImproperlyConfigured("NOTIFICATIONS_KEEP_READ_DAYS must be at least 1 and at most "
+                               "NOTIFICATIONS_KEEP_UNREAD_DAYS.")
+PRUNE_BATCH = env.int("PRUNE_BATCH", default=5000)
+PRUNE_MAX_BATCHES = env.int("PRUNE_MAX_BATCHES", default=20)
+if PRUNE_BATCH < 1 or PRUNE_MAX_BATCHES < 1:
+    raise ImproperlyConfigured("PRUNE_BATCH and PRUNE_MAX_BATCHES must be at least 1.")
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
 if not 0 <= DIGEST_HOUR <= 23:
     raise ImproperlyConfigured("DIGEST_HOUR must be an hour from 0 to 23.")

@@ -22,6 +22,7 @@ from lib import rows as sql_rows
 from . import clock as C
 from .models import SeatClock, Vacation
 from .notices import tell_turn
+from .reminders import reminder_next, reminders_passed
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ LIVE_CHECK_MAX_SECONDS = 15 * 60
 
 WRITTEN = "clock_rows"  # events.note: the rows a move just charged, in seat order
 CLOCK_FIELDS = ["remaining", "running_since", "deadline", "warn_at", "warned",
-                "timeouts_in_row"]
+                "reminded", "timeouts_in_row"]
 
 
 def time_control_of(game) -> C.TimeControl | None:
@@ -62,12 +63,25 @@ def seat_vacations(tc: C.TimeControl | None, seats: dict,
     return out
 
 
-def clock_store(row: SeatClock, clk: C.Clock, tc: C.TimeControl, vacations) -> None:
-    """Put a clock on its row, with the deadline and warning time it implies."""
+def person_at(seats: dict, index: int):
+    """The person at seat `index` (None for a bot or an empty seat)."""
+    seat = seats.get(index)
+    if seat is None or seat.user_id is None or seat.bot_level:
+        return None
+    return seat.user
+
+
+def clock_store(row: SeatClock, clk: C.Clock, tc: C.TimeControl, vacations, user=None,
+                turn_start: datetime | None = None) -> None:
+    """Put a clock on its row, with the deadline and next reminder time it implies (the
+    reminders `user` chose, around their quiet hours: clocks.reminders). `turn_start`: the
+    moment a new turn of this clock began (reminders already behind are skipped)."""
     row.remaining, row.running_since = clk.remaining, clk.running_since
     row.deadline = C.deadline(clk, vacations)
     warn = tc.kind == C.CORRESPONDENCE and clk.running and not row.warned
-    row.warn_at = C.deadline(clk, vacations, reserve=tc.warn_reserve) if warn else None
+    if warn and turn_start is not None:
+        row.reminded = reminders_passed(clk, tc, vacations, user, turn_start)
+    row.warn_at = reminder_next(row, clk, tc, vacations, user) if warn else None
 
 
 def clocks_start(game, now: datetime | None = None) -> None:
@@ -82,7 +96,8 @@ def clocks_start(game, now: datetime | None = None) -> None:
     rows = []
     for seat, clk in enumerate(C.clocks_start(tc, game.players, game.waiting_on, now)):
         row = SeatClock(game=game, seat=seat)
-        clock_store(row, clk, tc, vacations.get(seat, ()))
+        clock_store(row, clk, tc, vacations.get(seat, ()), person_at(seats, seat),
+                    turn_start=now)
         rows.append(row)
     SeatClock.objects.bulk_create(rows)
     _queue_live_check(game, tc, rows, now)
@@ -112,14 +127,17 @@ def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None
     mover_seat = seats.get(mover)
     before = [_clock_fields(row) for row in rows]
     for row, clk in zip(rows, clocks, strict=True):
-        if clk.running and clk.running_since != row.running_since:
+        new_turn = clk.running and clk.running_since != row.running_since
+        if new_turn:
             row.warned = False  # a new turn: it may be warned again
+            row.reminded = 0
             if row.running_since is None:
                 started.append(row.seat)
         if row.seat == mover and (mover_seat is None or not mover_seat.bot_level):
             # a person's own move; a bot playing an abandoned seat keeps the count
             row.timeouts_in_row = 0  # deadline_expire counts its own moves after this
-        clock_store(row, clk, tc, vacations.get(row.seat, ()))
+        clock_store(row, clk, tc, vacations.get(row.seat, ()), person_at(seats, row.seat),
+                    turn_start=now if new_turn else None)
     _save_changed(rows, before)
     events.note(game, WRITTEN, rows)  # for clock_view, right after, in this write
     if finished:
@@ -264,8 +282,34 @@ def deadlines_refresh(game, tc: C.TimeControl) -> None:
     vacations = seat_vacations(tc, seats)
     rows = list(SeatClock.objects.select_for_update().filter(game=game))
     for row in rows:
-        clock_store(row, row.clock, tc, vacations.get(row.seat, ()))
+        clock_store(row, row.clock, tc, vacations.get(row.seat, ()), person_at(seats, row.seat))
     SeatClock.objects.bulk_update(rows, CLOCK_FIELDS)
+
+
+def reminders_refresh(user, now: datetime | None = None) -> None:
+    """The player chose other reminders or quiet hours: their running correspondence turns
+    are reminded by the new choice from now on (points already behind are skipped, as at
+    the start of a turn). Locks each game row, then its clocks, as every writer does."""
+    from games.models import Game
+
+    now = now or timezone.now()
+    ids = sorted(user.seats.filter(game__status=Game.PLAYING, bot_level__isnull=True)
+                 .values_list("game_id", flat=True))
+    for game in Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"):
+        tc = time_control_of(game)
+        if tc is None or tc.kind != C.CORRESPONDENCE:
+            continue
+        seats = seat_rows(game)
+        mine = [i for i in seats if seats[i].user_id == user.pk and not seats[i].bot_level]
+        rows = list(SeatClock.objects.select_for_update().filter(
+            game=game, seat__in=mine, running_since__isnull=False))
+        vacations = seat_vacations(tc, seats)
+        for row in rows:
+            was_warned, row.warned = row.warned, False
+            clock_store(row, row.clock, tc, vacations.get(row.seat, ()), user, turn_start=now)
+            if row.warn_at is None or (was_warned and row.warn_at <= now):
+                row.warned, row.warn_at = True, None  # nothing ahead that was not said
+        SeatClock.objects.bulk_update(rows, ["warn_at", "warned", "reminded"])
 
 
 def clock_view(game, now: datetime | None = None) -> dict:

@@ -4,7 +4,7 @@ games.events.player_notice (notices.py)."""
 from games import events
 
 from .calendar import waiting_deadlines
-from .clocks import clock_view, clocks_on_move, clocks_start, clocks_stop
+from .clocks import clock_view, clocks_on_move, clocks_start, clocks_stop, reminders_refresh
 
 
 def on_game_started(*, game) -> None:
@@ -21,7 +21,16 @@ def on_game_ended(*, game, reason) -> None:
     clocks_stop(game)
 
 
+def on_reminder_choices_changed(sender, *, user, **kwargs) -> None:
+    """New reminder points or quiet hours apply to the turns already running."""
+    reminders_refresh(user)
+
+
 def connect() -> None:
+    from accounts.signals import reminder_choices_changed
+
+    reminder_choices_changed.connect(on_reminder_choices_changed,
+                                     dispatch_uid="clocks-reminder-choices")
     events.game_started.connect(on_game_started, when=events.IN_TRANSACTION, order=10,
                                 name="clocks.clocks_start")
     events.move_played.connect(on_move_played, when=events.IN_TRANSACTION, order=10,

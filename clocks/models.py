@@ -16,7 +16,10 @@ class SeatClock(models.Model):
     running_since = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     warn_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    warned = models.BooleanField(default=False)  # "almost out of time" sent for this turn
+    warned = models.BooleanField(default=False)  # every reminder of this turn is sent
+    # Reminders of this turn sent (or passed before the turn began): the next one is due at
+    # `warn_at` (clocks.reminders: the player's chosen points, else a fifth of the clock).
+    reminded = models.PositiveSmallIntegerField(default=0)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     timeouts = models.PositiveSmallIntegerField(default=0)
 

@@ -17,9 +17,17 @@ from games.selectors import game_state
 from games.services import bot_turn_queue, move_play, seat_abandon
 
 from . import clock as C
-from .clocks import CLOCK_FIELDS, clock_store, seat_rows, seat_vacations, time_control_of
+from .clocks import (
+    CLOCK_FIELDS,
+    clock_store,
+    person_at,
+    seat_rows,
+    seat_vacations,
+    time_control_of,
+)
 from .models import SeatClock
 from .notices import tell
+from .reminders import reminder_next
 
 TIMEOUTS_BEFORE_BOT = 3
 
@@ -57,7 +65,8 @@ def deadline_expire(*, game_id: int, now: datetime | None = None) -> int:
                     target = row
                     break
                 # Not due after all (a vacation began since): store the true deadline.
-                clock_store(row, row.clock, tc, vacations.get(row.seat, ()))
+                clock_store(row, row.clock, tc, vacations.get(row.seat, ()),
+                            person_at(seats, row.seat))
                 row.save(update_fields=CLOCK_FIELDS)
             if target is None:
                 break
@@ -116,31 +125,38 @@ def _tell_timeouts(game, streaks: dict) -> None:
 
 
 def clocks_warn(now: datetime | None = None, limit: int = 500) -> int:
-    """Tell players whose correspondence clock is down to its last fifth. Each turn is
-    warned once: the warning is claimed with a conditional update."""
+    """Remind correspondence players of their deadline: at the points they chose, else at
+    the last fifth of the clock (clocks.reminders), each once a turn. Reads only the clocks
+    whose reminder is due (indexed `warn_at`); each reminder is claimed with a conditional
+    update, so two sweepers never send one twice."""
     now = now or timezone.now()
     sent = 0
     rows = (SeatClock.objects.filter(warn_at__lte=now, warned=False, running_since__isnull=False)
             .select_related("game")[:limit])
     for row in rows:
+        tc = time_control_of(row.game)
+        seats = {s.index: s for s in row.game.seats.select_related("user").filter(
+            index=row.seat)}
+        user = person_at(seats, row.seat)
+        number = row.reminded
+        row.reminded = number + 1
+        following = reminder_next(row, row.clock, tc, seat_vacations(tc, seats).get(
+            row.seat, ()), user) if tc is not None else None
         claimed = SeatClock.objects.filter(
-            pk=row.pk, warned=False, running_since=row.running_since
-        ).update(warned=True, warn_at=None)
-        if not claimed:
-            continue  # the player moved, or another sweeper warned first
-        seat = row.game.seats.select_related("user").filter(index=row.seat).first()
-        if seat is None or seat.user is None or seat.bot_level:
-            continue
-        due = row.deadline
+            pk=row.pk, warned=False, reminded=number, running_since=row.running_since
+        ).update(reminded=number + 1, warned=following is None, warn_at=following)
+        if not claimed or user is None:
+            continue  # the player moved, or another sweeper reminded first; or a bot
         with transaction.atomic():  # player_notice is sent inside a transaction
-            _tell_almost_out(row, seat.user, due)
+            _tell_almost_out(row, user, row.deadline, number)
         sent += 1
     return sent
 
 
-def _tell_almost_out(row: SeatClock, user, due) -> None:
+def _tell_almost_out(row: SeatClock, user, due, number: int = 0) -> None:
+    key = f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}"
     tell(user=user, game=row.game, kind=events.ALMOST_OUT,
-         key=f"almost_out:{row.game_id}:{row.seat}:{row.running_since.timestamp():.6f}",
+         key=key if number == 0 else f"{key}:{number}",
          # The deadline reads in the player's own time zone (notifications write it so).
          text=gettext_lazy("Game %(game)s: you are almost out of time (deadline "
                            "%(deadline)s).") if due else

@@ -17,6 +17,7 @@ TASK_KINDS = {
     "notifications.tasks.notification_send": MAIL,
     "notifications.tasks.notification_push": MAIL,
     "notifications.tasks.send_digests": MAIL,
+    "notifications.tasks.notices_release": MAIL,
     # The same tasks under the names they had before the clocks/notifications split, for
     # those queued then (the old names are still registered).
     "correspondence.tasks.clocks_sweep": CLOCKS,

@@ -66,6 +66,7 @@ SUBJECTS = {
     "game_over": gettext_lazy("Game %(game)s is over"),
     "timeout": gettext_lazy("Your time ran out in game %(game)s"),
     "tournament": gettext_lazy("Tournament news"),
+    "summary": gettext_lazy("While you were away"),
 }
 
 

@@ -15,11 +15,12 @@ class Notification(models.Model):
         "your_turn", "almost_out", "game_over", "timeout", "digest", "tournament", "rematch",
     )
     INVITATION, WARNING = "invitation", "warning"  # social's, through player_notice
+    SUMMARY = "summary"  # what was held during quiet hours, in one notice at their end
     # Apps above games send theirs through games.events.player_notice (clocks: your_turn,
     # almost_out, timeout; tournaments: tournament); games sends rematch (a table's next
     # game that someone started with "Play again").
     KINDS = [YOUR_TURN, ALMOST_OUT, GAME_OVER, TIMEOUT, DIGEST, TOURNAMENT, REMATCH,
-             INVITATION, WARNING]
+             INVITATION, WARNING, SUMMARY]
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -35,11 +36,21 @@ class Notification(models.Model):
     read = models.BooleanField(default=False)
     emailed = models.BooleanField(default=False)
     pushed = models.BooleanField(default=False)
+    # Made during the player's quiet hours: neither pushed nor mailed; when they end (this
+    # moment) notifications.quiet.notices_release sends one summary of what was held.
+    release_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "correspondence_notification"
         ordering = ["-created", "-pk"]
-        indexes = [models.Index(fields=["user", "read"], name="corresponde_user_id_985318_idx")]
+        indexes = [
+            models.Index(fields=["user", "read"], name="corresponde_user_id_985318_idx"),
+            # the pruning job: old read, and older unread, notices (notifications_prune)
+            models.Index(fields=["read", "created"], name="notification_read_created"),
+            # the release job finds only what is held and due: a few rows, never the history
+            models.Index(fields=["release_at"], condition=models.Q(release_at__isnull=False),
+                         name="notification_held"),
+        ]
         constraints = [
             # One live notice per game and kind: a new event updates it (notify).
             models.UniqueConstraint(fields=["user", "game", "kind"],

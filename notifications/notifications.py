@@ -16,7 +16,9 @@ from accounts.language import in_language_of
 from games import events
 from games.live.presence import presence_here
 from games.standing import standing_order
+from lib.quiet_hours import quiet_until
 
+from . import preferences
 from .models import EmailOptOut, Notification
 
 
@@ -57,8 +59,15 @@ def notify(*, user, game=None, kind: str, key: str, text, params: dict | None = 
            subject=None) -> Notification | None:
     """The one way to tell a player something. Records the in-site copy once per `key`
     (one notice per event), written in the recipient's language and time zone, and after
-    commit queues its email and push; those tasks apply the player's preferences
-    (opt-out, turn mail, an open table) and the mail gets one-click unsubscribe headers.
+    commit queues its email and push as the player chose for this kind
+    (notifications.preferences); those tasks apply the rest (opt-out, turn mail, an open
+    table) and the mail gets one-click unsubscribe headers.
+
+    During the player's quiet hours nothing goes out: the notice is held (`release_at`,
+    the end of those hours), and then one summary tells of everything held
+    (quiet.notices_release). The exception is a reminder of a deadline that falls before
+    the quiet hours end (its turn began inside them): it goes out at once, so no timeout
+    comes unannounced.
 
     A notice about a game is its one live notice of that kind: a new event updates it
     (unread again, mailed and pushed again) rather than adding another, and none is made
@@ -71,20 +80,41 @@ def notify(*, user, game=None, kind: str, key: str, text, params: dict | None = 
     with said_to(user):
         words = _words(text, params)
         title = header_safe(_words(subject, params)) if subject else ""
+    held_until = _held_until(user, kind, params)
     fields = {"key": key[:200], "text": words[:500], "subject": title[:200], "read": False,
-              "emailed": False, "pushed": False}
+              "emailed": False, "pushed": False, "release_at": held_until}
     note = _live_notice_write(user, game, kind, fields)
     if note is None:
         return None
-    from .tasks import notification_push, notification_send  # they import this module
+    from .tasks import notification_push, notification_send
+
+    _unread_changed(user.pk)
 
     def deliver(pk=note.pk):
-        notification_send.delay(pk)
-        if push_wanted():
+        if held_until is not None:
+            return  # held: the summary at the end of the quiet hours tells of it
+        if preferences.by_email(user, kind):
+            notification_send.delay(pk)
+        if push_wanted() and preferences.by_push(user, kind):
             notification_push.delay(pk)
 
     transaction.on_commit(deliver)
     return note
+
+
+def _held_until(user, kind: str, params: dict | None):
+    """When the player's quiet hours end, if a notice of `kind` made now waits for that;
+    None: it goes out now."""
+    if kind == Notification.SUMMARY:
+        return None
+    until = quiet_until(user.timezone, user.quiet_start, user.quiet_end, timezone.now())
+    if until is None:
+        return None
+    deadline = (params or {}).get("deadline")
+    if kind == Notification.ALMOST_OUT and isinstance(deadline, datetime) \
+            and deadline <= until:
+        return None  # waiting for the morning would be waiting past the deadline
+    return until
 
 
 def push_wanted() -> bool:
@@ -155,7 +185,19 @@ def notify_game_ended(game, reason: str) -> None:
 
 
 def notifications_mark_read(*, user) -> int:
-    return Notification.objects.filter(user=user, read=False).update(read=True)
+    """Mark every notice of the player read; their open pages' counts follow at once."""
+    marked = Notification.objects.filter(user=user, read=False).update(read=True)
+    if marked:
+        _unread_changed(user.pk)
+    return marked
+
+
+def _unread_changed(user_id: int) -> None:
+    """After commit, the player's open pages get their new unread count (live.py); a
+    failure there is logged and never undoes or stops the write."""
+    from .live import unread_send
+
+    transaction.on_commit(lambda: unread_send(user_id), robust=True)
 
 
 def email_unsubscribe(*, user) -> bool:
@@ -172,9 +214,34 @@ def email_resubscribe(*, user) -> None:
 
 
 def notification_mark_read(*, user, notification_id: int) -> bool:
-    """Mark one of the user's notices read; False if it is not theirs or not there."""
-    return bool(Notification.objects.filter(user=user, pk=notification_id).update(read=True))
+    """Mark one of the user's notices read; False if it is not theirs, not there or read
+    already."""
+    marked = bool(Notification.objects.filter(user=user, pk=notification_id, read=False)
+                  .update(read=True))
+    if marked:
+        _unread_changed(user.pk)
+    return marked
 
 
 def notifications_unread(user) -> int:
     return Notification.objects.filter(user=user, read=False).count()
+
+
+def notifications_prune(*, now=None) -> int:
+    """Delete read notices older than NOTIFICATIONS_KEEP_READ_DAYS and unread ones older
+    than NOTIFICATIONS_KEEP_UNREAD_DAYS (their table only grows otherwise), oldest first,
+    in bounded batches on the (read, created) index. Returns the notices deleted."""
+    from datetime import timedelta
+
+    from lib.batches import rows_delete_in_batches
+
+    now = now or timezone.now()
+    deleted = 0
+    for read, days in ((True, settings.NOTIFICATIONS_KEEP_READ_DAYS),
+                       (False, settings.NOTIFICATIONS_KEEP_UNREAD_DAYS)):
+        due = Notification.objects.filter(read=read, created__lt=now - timedelta(days=days))
+        deleted += rows_delete_in_batches(due, order_by="created",
+                                          batch=settings.PRUNE_BATCH,
+                                          max_batches=settings.PRUNE_MAX_BATCHES)
+    return deleted
+

@@ -6,13 +6,16 @@ from zoneinfo import ZoneInfo
 
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.models import User
 from games.live.presence import presence_here
 from games.models import Game, Seat
+from lib.quiet_hours import quiet_until
 
+from . import preferences
 from .models import EmailOptOut, Notification
 
 log = logging.getLogger(__name__)
@@ -23,6 +26,10 @@ def _email_blocked(note: Notification) -> str | None:
     user = note.user
     if not user.email or user.is_bot or not user.is_active:
         return "no address"
+    if note.release_at is not None:
+        return "held for the end of the quiet hours"
+    if not preferences.by_email(user, note.kind):
+        return "chose no e-mail for this kind"
     if EmailOptOut.objects.filter(user=user).exists():
         return "unsubscribed"
     if note.kind == Notification.YOUR_TURN:
@@ -70,7 +77,9 @@ def notification_push(notification_id: int) -> int:
 
     note = (Notification.objects.select_related("user")
             .filter(pk=notification_id, pushed=False).first())
-    if note is None or not note.user.push_subscriptions.exists():
+    if note is None or note.release_at is not None \
+            or not preferences.by_push(note.user, note.kind) \
+            or not note.user.push_subscriptions.exists():
         return 0
     if note.game_id is not None and presence_here(note.user_id, note.game_id):
         return 0
@@ -87,39 +96,85 @@ def _waiting_seats(user) -> list:
     return [s for s in seats if s.index in s.game.waiting_on]
 
 
+def _digest_key(user_id: int, day) -> str:
+    return f"digest:{user_id}:{day.isoformat()}"
+
+
 @shared_task(ignore_result=True)
 def send_digests() -> int:
     """Hourly (beat): from DIGEST_HOUR in each player's time zone, one email a day listing
-    every game waiting on them, for players who chose the digest. Keyed per user and day."""
+    every game waiting on them, for players who chose the digest. Keyed per user and day.
+
+    A fixed number of queries however many read digests, plus the work of each digest
+    sent: the readers with a game in play, whose digest is due today and not yet sent, and
+    their seats, each read in one query. A digest is claimed by its key, then mailed after
+    the claim commits (a failed send gives the claim back, so the next run sends it)."""
     from .emails import digest_message
 
     now = timezone.now()
-    sent = 0
-    users = User.objects.filter(email_on_turn="digest", is_bot=False, is_active=True,
-                                email_opt_out__isnull=True).exclude(email="")
-    for user in users:
+    playing = Seat.objects.filter(user=OuterRef("pk"), bot_level__isnull=True,
+                                  game__status=Game.PLAYING)
+    readers = (User.objects.filter(email_on_turn="digest", is_bot=False, is_active=True,
+                                   email_opt_out__isnull=True)
+               .exclude(email="").filter(Exists(playing)))
+    due = {}
+    for user in readers:
         try:
             local = now.astimezone(ZoneInfo(user.timezone))
         except Exception:
             local = now
         if local.hour < settings.DIGEST_HOUR:
             continue
-        seats = _waiting_seats(user)
+        if quiet_until(user.timezone, user.quiet_start, user.quiet_end, now) is not None:
+            continue  # the next run after the quiet hours sends it
+        due[_digest_key(user.pk, local.date())] = user
+    sent_already = set(Notification.objects.filter(key__in=list(due))
+                       .values_list("key", flat=True)) if due else set()
+    due = {key: user for key, user in due.items() if key not in sent_already}
+    waiting: dict[int, list] = {}
+    if due:
+        for seat in (Seat.objects.filter(user__in=[u.pk for u in due.values()],
+                                         bot_level__isnull=True, game__status=Game.PLAYING)
+                     .select_related("game").order_by("game_id")):
+            if seat.index in seat.game.waiting_on:
+                waiting.setdefault(seat.user_id, []).append(seat)
+    sent = 0
+    for key, user in due.items():
+        seats = waiting.get(user.pk)
         if not seats:
             continue
         games = ", ".join(str(s.game_id) for s in seats)
-        with transaction.atomic():
-            note, created = Notification.objects.get_or_create(
-                key=f"digest:{user.pk}:{local.date().isoformat()}",
-                defaults={"user": user, "kind": Notification.DIGEST, "emailed": True,
-                          "text": f"Daily digest: games waiting on you: {games}."},
-            )
-            if not created:
-                continue  # today's digest went out already
-            # Sent inside the transaction: if sending fails, the key is rolled back too.
+        try:
+            with transaction.atomic():
+                note = Notification.objects.create(
+                    key=key, user=user, kind=Notification.DIGEST, emailed=True,
+                    text=f"Daily digest: games waiting on you: {games}.")
+        except IntegrityError:
+            continue  # another run sent today's digest
+        try:
             digest_message(user, seats).send()
+        except Exception:
+            note.delete()  # unclaimed: the next run sends it
+            raise
         sent += 1
     return sent
+
+
+@shared_task(ignore_result=True)
+def notifications_prune() -> int:
+    """Daily (beat): old read and unread notices deleted (notifications.notifications_prune);
+    a plain filter on the dates, safe to run twice."""
+    from .notifications import notifications_prune as prune
+
+    return prune()
+
+
+@shared_task(ignore_result=True)
+def notices_release() -> int:
+    """Every minute (beat): one summary to each player whose quiet hours just ended."""
+    from .quiet import notices_release as release
+
+    return release()
 
 
 # Tasks queued before notifications had an app of their own carry the old names: still

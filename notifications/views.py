@@ -9,8 +9,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 
-from . import notifications
+from . import notifications, preferences
 from .emails import unsubscribe_user_id
+from .forms import NoticeSettingsForm
 
 
 @login_required
@@ -22,6 +23,24 @@ def notification_list(request):
     unsubscribed = hasattr(request.user, "email_opt_out")
     return render(request, "notifications/notifications.html",
                   {"notifications": notes, "unsubscribed": unsubscribed})
+
+
+@login_required
+def notice_settings(request):
+    """Which notices come by push or e-mail, quiet hours, reminders: one service writes
+    them (preferences.notice_settings_set); a refusal shows its sentence, nothing saved."""
+    form = NoticeSettingsForm(request.POST or None, user=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                preferences.notice_settings_set(user=request.user, **form.parts())
+            except preferences.SettingsRefused as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(request, _("Your notice settings are saved."))
+                return redirect("notice_settings")
+        return render(request, "notifications/settings.html", {"form": form}, status=400)
+    return render(request, "notifications/settings.html", {"form": form})
 
 
 @login_required

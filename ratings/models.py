@@ -28,7 +28,23 @@ class Rating(models.Model):
     opponents = models.JSONField(default=list)
     # Off the leaderboard until true (rating.is_established); bots' anchors always are.
     established = models.BooleanField(default=False)
+    # mu - 3 sigma, what the leaderboard sorts by: kept by the database, so the partial
+    # indexes below hold the boards in order and a board reads the rows it shows only.
+    conservative = models.GeneratedField(
+        expression=models.F("mu") - 3 * models.F("sigma"),
+        output_field=models.FloatField(), db_persist=True)
     updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            # The leaderboard: established ratings, best first (stats.leaderboard).
+            models.Index(models.F("conservative").desc(), name="rating_board",
+                         condition=models.Q(established=True)),
+            # ... and by player count: those with public rated games at that count.
+            *[models.Index(models.F("conservative").desc(), name=f"rating_board_{n}",
+                           condition=models.Q(established=True, **{f"games_{n}__gt": 0}))
+              for n in (3, 4, 5)],
+        ]
 
     def __str__(self):
         return f"{self.user} {self.displayed}"
@@ -103,3 +119,34 @@ class GameStat(models.Model):
             models.UniqueConstraint(fields=["game", "seat"], name="gamestat_unique_game_seat"),
         ]
         indexes = [models.Index(fields=["user", "-finished"])]
+
+
+class PlayerTotals(models.Model):
+    """One player's GameStat rows summed, by player count and by whether the games were
+    private: what a profile shows, read in O(1) rows however many games the player (a bot
+    plays every game) finished. Kept in the transaction that adds the GameStat rows
+    (services.game_stats_record); `blaze_recompute` rebuilds it with them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+", db_index=False)
+    players = models.PositiveSmallIntegerField()
+    private = models.BooleanField()
+    games = models.PositiveIntegerField(default=0)  # seats: a bot may hold several
+    won = models.PositiveIntegerField(default=0)
+    score = models.PositiveBigIntegerField(default=0)
+    feathers = models.PositiveBigIntegerField(default=0)
+    rounds = models.PositiveBigIntegerField(default=0)
+    rounds_lost = models.PositiveBigIntegerField(default=0)
+    bets_placed = models.PositiveBigIntegerField(default=0)
+    bets_on_loser = models.PositiveBigIntegerField(default=0)
+
+    # the GameStat field each total sums (won counts rank 1)
+    SUMMED = {"score": "score", "feathers": "feather_total", "rounds": "rounds",
+              "rounds_lost": "rounds_lost", "bets_placed": "bets_placed",
+              "bets_on_loser": "bets_on_loser"}
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "players", "private"],
+                                    name="playertotals_unique_user_players_private"),
+        ]

@@ -1,13 +1,14 @@
 """Writes: per-seat game figures and rating updates, both idempotent."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from accounts.models import User
 from games.models import Game
 
 from . import rating as skill
 from .figures import game_figures
-from .models import GameStat, Rating, RatingChange
+from .models import GameStat, PlayerTotals, Rating, RatingChange
 
 
 def seat_users(seats) -> dict[int, int | None]:
@@ -54,8 +55,35 @@ def game_stats_record(*, game_id: int) -> int:
         )
         for f in figures
     ]
-    created = GameStat.objects.bulk_create(rows, ignore_conflicts=True)
-    return len(created)
+    try:
+        with transaction.atomic():
+            # Raises if another worker recorded the game meanwhile: its totals are counted.
+            GameStat.objects.bulk_create(rows)
+            _totals_add(rows, private=game.private)
+    except IntegrityError:
+        return 0
+    return len(rows)
+
+
+def _totals_add(rows: list[GameStat], *, private: bool) -> None:
+    """Add one game's GameStat rows to their players' PlayerTotals (in the caller's
+    transaction, so the totals always equal the rows summed)."""
+    added: dict[tuple[int, int], dict] = {}
+    for row in rows:
+        if row.user_id is None:
+            continue
+        total = added.setdefault((row.user_id, row.players), dict.fromkeys(
+            ["games", "won", *PlayerTotals.SUMMED], 0))
+        total["games"] += 1
+        total["won"] += row.rank == 1
+        for name, field in PlayerTotals.SUMMED.items():
+            total[name] += getattr(row, field)
+    PlayerTotals.objects.bulk_create(
+        [PlayerTotals(user_id=u, players=n, private=private) for u, n in added],
+        ignore_conflicts=True)
+    for (user_id, players), total in sorted(added.items()):  # one lock order: no deadlock
+        PlayerTotals.objects.filter(user_id=user_id, players=players, private=private).update(
+            **{name: F(name) + value for name, value in total.items()})
 
 
 def _opponent_keys(seats, users) -> dict[int, str]:
@@ -149,20 +177,31 @@ def game_finished_record(*, game_id: int) -> None:
     rating_update_for_game(game_id=game_id)
 
 
-def ratings_recompute() -> int:
-    """Wipe and rebuild every Rating, RatingChange and GameStat, in finish order.
+RECOMPUTE_BATCH = 500  # games a transaction
+
+
+def ratings_recompute(*, batch: int = RECOMPUTE_BATCH, progress=None) -> int:
+    """Wipe and rebuild every Rating, RatingChange, GameStat and PlayerTotals, in finish
+    order, `batch` games a transaction (no transaction lasts the whole run on a large
+    site); the same rows as one pass, since each game is applied in the same order.
 
     Run with the Celery workers stopped, or a game finishing meanwhile may be
-    applied out of order. Returns the number of games counted.
+    applied out of order; the pages show partial figures until it ends. Returns the number
+    of games counted; `progress(done, total)` is called after each batch.
     """
+    if batch < 1:
+        raise ValueError("batch must be at least 1")
     with transaction.atomic():
-        RatingChange.objects.all().delete()
-        GameStat.objects.all().delete()
-        Rating.objects.all().delete()
-        game_ids = list(
-            Game.objects.filter(status=Game.FINISHED, imported=False)
-            .order_by("finished", "id").values_list("id", flat=True)
-        )
-        for game_id in game_ids:
-            game_finished_record(game_id=game_id)
+        for model in (RatingChange, GameStat, PlayerTotals, Rating):
+            model.objects.all().delete()
+    game_ids = list(
+        Game.objects.filter(status=Game.FINISHED, imported=False)
+        .order_by("finished", "id").values_list("id", flat=True)
+    )
+    for start in range(0, len(game_ids), batch):
+        with transaction.atomic():
+            for game_id in game_ids[start:start + batch]:
+                game_finished_record(game_id=game_id)
+        if progress is not None:
+            progress(min(start + batch, len(game_ids)), len(game_ids))
     return len(game_ids)

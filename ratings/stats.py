@@ -4,13 +4,13 @@ All of it sums the GameStat and RatingChange rows that the services derive from
 the stored games by replaying them through the engine.
 """
 
-from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
 from games.models import Seat, player_name
 
 from . import rating as skill
-from .models import GameStat, Rating, RatingChange
+from .models import GameStat, PlayerTotals, Rating, RatingChange
 
 
 def _shown_to(viewer) -> Q:
@@ -28,41 +28,56 @@ def _ratio(part, whole):
 
 
 def _summary(row: dict) -> dict:
+    games = row["games"]
     return {
         "players": row.get("players"),
-        "games": row["games"],
+        "games": games,
         "won": row["won"],
-        "average_score": row["average_score"],
-        "feathers": row["feathers"] or 0,
-        "feathers_per_round": _ratio(row["feathers"] or 0, row["rounds"]),
-        "rounds_lost": row["rounds_lost"] or 0,
-        "bets_placed": row["bets_placed"] or 0,
-        "bets_on_loser": row["bets_on_loser"] or 0,
-        "bet_accuracy": _ratio(row["bets_on_loser"] or 0, row["bets_placed"]),
+        "average_score": row["score"] / games if games else None,
+        "feathers": row["feathers"],
+        "feathers_per_round": _ratio(row["feathers"], row["rounds"]),
+        "rounds_lost": row["rounds_lost"],
+        "bets_placed": row["bets_placed"],
+        "bets_on_loser": row["bets_on_loser"],
+        "bet_accuracy": _ratio(row["bets_on_loser"], row["bets_placed"]),
     }
 
 
-_AGGREGATES = {
-    "games": Count("id"),
-    "won": Count("id", filter=Q(rank=1)),
-    "average_score": Avg("score"),
-    "feathers": Sum("feather_total"),
-    "rounds": Sum("rounds"),
-    "rounds_lost": Sum("rounds_lost"),
-    "bets_placed": Sum("bets_placed"),
-    "bets_on_loser": Sum("bets_on_loser"),
-}
+_TOTALS = ["games", "won", *PlayerTotals.SUMMED]
 
 
 def player_stats(user: User, viewer=None) -> dict:
-    """Totals over every counted game the viewer may see, and the same by player count."""
-    rows = GameStat.objects.filter(_shown_to(viewer), user=user)
-    total = _summary(rows.aggregate(**_AGGREGATES))
-    by_players = [
-        _summary(row)
-        for row in rows.order_by().values("players").annotate(**_AGGREGATES).order_by("players")
-    ]
-    return {"total": total, "by_players": by_players}
+    """Totals over every counted game the viewer may see, and the same by player count.
+
+    Read from the player's PlayerTotals rows (a few, however many games): public games,
+    and private ones when the viewer is the player. Another signed-in viewer also sees the
+    private games they sat at with the player: summed from those games' rows, found from
+    the viewer's seats (bounded by the viewer's games, not the player's)."""
+    rows = PlayerTotals.objects.filter(user=user)
+    own = viewer is not None and getattr(viewer, "pk", None) == user.pk
+    if not own:
+        rows = rows.filter(private=False)
+    by_count: dict[int, dict] = {}
+    for row in rows.values("players", *_TOTALS):
+        _sum_into(by_count, row)
+    if (viewer is not None and getattr(viewer, "is_authenticated", False) and not own):
+        shared = Seat.objects.filter(user=viewer, game__private=True).values("game_id")
+        for row in (GameStat.objects.filter(user=user, game_id__in=shared).order_by()
+                    .values("players").annotate(
+                        games=Count("id"), won=Count("id", filter=Q(rank=1)),
+                        **{name: Sum(field) for name, field in PlayerTotals.SUMMED.items()})):
+            _sum_into(by_count, row)
+    by_players = [_summary(by_count[n]) for n in sorted(by_count) if by_count[n]["games"]]
+    total = {"players": None, **{name: sum(r[name] for r in by_count.values())
+                                 for name in _TOTALS}}
+    return {"total": _summary(total), "by_players": by_players}
+
+
+def _sum_into(by_count: dict, row: dict) -> None:
+    total = by_count.setdefault(row["players"], {"players": row["players"],
+                                                 **dict.fromkeys(_TOTALS, 0)})
+    for name in _TOTALS:
+        total[name] += row[name] or 0
 
 
 def recent_games(user: User, limit: int = 10, viewer=None) -> list[dict]:
@@ -158,9 +173,9 @@ def leaderboard(*, min_games: int = 5, players: int | None = None, limit: int = 
         ratings = ratings.filter(games__gte=min_games)
     else:  # counted on the rating row as games are applied: no scan of rating changes
         ratings = ratings.filter(**{f"{at_count}__gte": max(min_games, 1)})
-    ratings = ratings.annotate(conservative=F("mu") - 3 * F("sigma")).order_by(
-        "-conservative", "user__username"
-    )[:limit]
+    # Walks the board's partial index (Rating.Meta.indexes) and stops at `limit` rows:
+    # the cost does not grow with the number of players.
+    ratings = ratings.order_by("-conservative", "user__username")[:limit]
     # The public board counts public games only (a private game is known to its seats
     # alone): the rating row keeps those counts too.
     return [

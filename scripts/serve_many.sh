@@ -21,7 +21,7 @@ for i in $(seq 1 "$N"); do
   pids+=($!)
   echo "daphne :$port pid $! (log $RUN/daphne-$port.log)"
 done
-# No -Q: the worker reads every queue in CELERY_TASK_QUEUES (lib/queues.py).
+# No -Q: the worker reads every queue the app declares (blaze_site/celery.py, lib/queues.py).
 $PY scripts/supervise.py -- .venv/bin/celery -A blaze_site worker -l warning \
   --concurrency "${CELERY_CONCURRENCY:-2}" >"$RUN/celery.log" 2>&1 &
 pids+=($!)

@@ -84,9 +84,9 @@ def table_result(game: Game, seats: list[Seat]) -> TableResult | None:
                        frozenset(_seat_key(by_index[i]) for i in left))
 
 
-def tournament_results(tournament: Tournament) -> list[TableResult]:
+def tournament_results(tournament: Tournament, rounds=None) -> list[TableResult]:
     results = []
-    for entry in tournament_rounds(tournament):
+    for entry in rounds if rounds is not None else tournament_rounds(tournament):
         for table in entry.tables:
             result = table_result(table.game, table.seat_list)
             if result is not None:
@@ -111,19 +111,26 @@ class StandingRow:
     eliminated_in: int | None = None  # elimination: the round a player went out in
 
 
-def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+def tournament_standings(tournament: Tournament, *, rounds=None,
+                         registrations=None) -> list[StandingRow]:
     """Registered players ranked on the finished games so far (bots left out).
 
     Swiss: points, game score, opponents' points, seed. Elimination: the furthest round
     reached first, then the placement at that round's table, then the same keys.
+    `rounds` (tournament_rounds) and `registrations` (all, withdrawn too, in registration
+    order) when the caller has them already.
     """
-    regs = {r.user_id: r for r in tournament_registrations(tournament, active_only=False)}
-    seeds = tournament_seed_order(tournament)
-    rows = standings(seeds, tournament_results(tournament), tournament.points)
+    if registrations is None:
+        registrations = tournament_registrations(tournament, active_only=False)
+    if rounds is None:
+        rounds = tournament_rounds(tournament)
+    regs = {r.user_id: r for r in registrations}
+    seeds = [r.user_id for r in registrations]  # tournament_seed_order's order
+    rows = standings(seeds, tournament_results(tournament, rounds), tournament.points)
     rows = [r for r in rows if r.player in regs]
     reached: dict[int, tuple[int, int]] = {}
     if tournament.format == Tournament.ELIMINATION:
-        for entry in tournament_rounds(tournament):
+        for entry in rounds:
             for table in entry.tables:
                 result = table_result(table.game, table.seat_list)
                 place = {p: result.place(i) for i, p in enumerate(result.players)} if result else {}
@@ -146,6 +153,44 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
 
 
 LIST_PAGE = 50  # tournaments a section of the list shows a page
+STANDINGS_PAGE = 50  # players a page of a tournament's standings (or registrations) shows
+
+
+def tournament_page(tournament: Tournament, *, viewer=None, page: int = 1,
+                    round_number: int | None = None) -> dict:
+    """What a tournament's page shows, in a fixed number of queries and a bounded size
+    however many play (200 at most): a page of the standings (or, before the first round,
+    of the registrations), the viewer's own line, and the tables of one round (the
+    latest unless `round_number` names another); the other rounds are links."""
+    registrations = tournament_registrations(tournament, active_only=False)
+    rounds = tournament_rounds(tournament)
+    standing = (tournament_standings(tournament, rounds=rounds, registrations=registrations)
+                if rounds else [])
+    listed = standing or registrations
+    pages = max(1, -(-len(listed) // STANDINGS_PAGE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * STANDINGS_PAGE
+    viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) \
+        else None
+    mine = next((r for r in registrations if r.user_id == viewer_id), None)
+    my_row = next((r for r in standing if r.user.pk == viewer_id), None)
+    numbers = [entry.round.number for entry in rounds]
+    shown = round_number if round_number in numbers else (numbers[-1] if numbers else None)
+    return {
+        "registrations": registrations[start:start + STANDINGS_PAGE] if not standing else [],
+        "registration_start": start + 1,
+        "active_count": sum(r.withdrawn is None for r in registrations),
+        "my_registration": mine,
+        "standings": standing[start:start + STANDINGS_PAGE],
+        "my_standing": my_row if my_row and not start < my_row.rank <= start + len(
+            standing[start:start + STANDINGS_PAGE]) else None,
+        "page": page, "pages": pages,
+        "previous_page": page - 1 if page > 1 else None,
+        "next_page": page + 1 if page < pages else None,
+        "rounds": [entry for entry in rounds if entry.round.number == shown],
+        "round_numbers": numbers,
+        "shown_round": shown,
+    }
 
 
 def tournament_list(page: int = 1) -> dict:

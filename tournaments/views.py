@@ -39,19 +39,19 @@ def tournament_new(request):
     return render(request, "tournaments/new.html", {"form": form})
 
 
+def _whole(request, name: str, default: int | None) -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return default
+
+
 def tournament_detail(request, tournament_id: int):
     t = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
-    registrations = selectors.tournament_registrations(t, active_only=False)
-    mine = None
-    if request.user.is_authenticated:
-        mine = next((r for r in registrations if r.user_id == request.user.pk), None)
     return render(request, "tournaments/detail.html", {
         "tournament": t,
-        "registrations": registrations,
-        "active_count": sum(r.withdrawn is None for r in registrations),
-        "my_registration": mine,
-        "rounds": selectors.tournament_rounds(t),
-        "standings": selectors.tournament_standings(t),
+        **selectors.tournament_page(t, viewer=request.user, page=_whole(request, "page", 1),
+                                    round_number=_whole(request, "round", None)),
         "is_organiser": request.user.is_authenticated and request.user.pk == t.organiser_id,
     })
 

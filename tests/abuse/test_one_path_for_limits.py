@@ -63,6 +63,9 @@ NEITHER = {
     "api/v1/push/key", "api/v1/push/subscriptions", "sw.js", "offline/",
     "manifest.webmanifest", "notifications/<int:notification_id>/read/", "games/next/",
     "account/calendar/", "calendar/<str:secret>.ics",
+    # what a player chose about notices, the unread count and marking read
+    "api/v1/notices/settings", "api/v1/notices/unread", "api/v1/notices/read",
+    "api/v1/notices/<notification_id>/read", "notifications/settings/",
 }
 # Third-party apps' own pages: sign-up and login (allauth's limits), the admin (staff).
 THIRD_PARTY = ("account/", "admin/", "static/", "media/", "__")

@@ -173,6 +173,14 @@ def case_send_digests(ann):
     return ("notifications.tasks.send_digests",)
 
 
+def case_notices_release(ann):
+    for n in range(2):  # held during quiet hours that have just ended
+        Notification.objects.create(user=ann, kind=Notification.INVITATION, key=f"held:{n}",
+                                    text="An invitation.",
+                                    release_at=timezone.now() - timedelta(minutes=1))
+    return ("notifications.tasks.notices_release",)
+
+
 def case_rating_update(ann):
     game = finished_game([ann, make_user("bob"), make_user("cat")], seed=3)
     return "ratings.tasks.rating_update", game.pk
@@ -228,6 +236,13 @@ def case_sessions_clear(ann):
     return ("accounts.tasks.sessions_clear",)
 
 
+def case_notifications_prune(ann):
+    note = Notification.objects.create(user=ann, kind=Notification.DIGEST, key="old",
+                                       text="old", read=True)
+    Notification.objects.filter(pk=note.pk).update(created=timezone.now() - timedelta(days=90))
+    return ("notifications.tasks.notifications_prune",)
+
+
 def case_invitations_expire(ann):
     Challenge.objects.create(sender=ann, players=3, bots=["basic"],
                              expires=timezone.now() - timedelta(minutes=1))
@@ -247,9 +262,11 @@ def case_heartbeat(ann):
 
 CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_bot_move, case_bots_watchdog, case_clocks_sweep, case_deadline_check,
-    case_notification_send, case_notification_push, case_send_digests, case_rating_update,
+    case_notification_send, case_notification_push, case_send_digests, case_notices_release,
+    case_rating_update,
     case_tournaments_tick, case_tournament_advance, case_guests_remove, case_heartbeat,
-    case_sessions_clear, case_invitations_expire, case_review_work,
+    case_sessions_clear, case_invitations_expire, case_notifications_prune,
+    case_review_work,
 )}
 
 

@@ -71,7 +71,8 @@ def test_no_page_is_wider_than_a_390px_phone(browser, live_asgi, eager_tasks, la
     for path in ("/", "/play/", "/games/", "/tournaments/", f"/tournaments/{cup.pk}/",
                  "/tournaments/new/", "/leaderboard/?min=0",
                  f"/u/{people[0].username}/", "/u/bot-strong/", "/rules/",
-                 f"/games/{game.pk}/", f"/games/{game.pk}/replay/", "/account/settings/"):
+                 f"/games/{game.pk}/", f"/games/{game.pk}/replay/", "/account/settings/",
+                 "/notifications/settings/"):
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
         seen = page.evaluate(WIDER)

@@ -192,3 +192,12 @@ def test_the_openapi_schema_documents_the_games_endpoints(client):
     for path in ("/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/games/{game_id}/moves",
                  "/api/v1/games/{game_id}/join", "/api/v1/games/{game_id}/record"):
         assert path in schema["paths"], path
+
+
+def test_the_schema_states_the_move_cap_and_the_invite_header(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    assert "**Move cap" in schema["info"]["description"]
+    assert "5,000 moves" in schema["info"]["description"]
+    params = schema["paths"]["/api/v1/games/{game_id}"]["get"]["parameters"]
+    assert {"in": "header", "name": "Blaze-Invite"} in [
+        {"in": p["in"], "name": p["name"]} for p in params]
