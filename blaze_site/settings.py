@@ -277,6 +277,9 @@ if not 1 <= BLAZE_HEARTBEAT_SECONDS <= 300:
 # decision, at least 100); a game with more than REVIEW_MAX_DECISIONS human decisions is
 # not reviewed. The page shows the decisions the bot rates REVIEW_MARGIN (0..1) better.
 BLAZE_REVIEW_RUNNING = env.int("BLAZE_REVIEW_RUNNING", default=1)
+# With tasks run in-process (no Redis, no worker) reviews are not made unless this is on:
+# the review would run inside the request of a game's last move.
+BLAZE_REVIEW_WITHOUT_WORKER = env_bool("BLAZE_REVIEW_WITHOUT_WORKER", default=False)
 BLAZE_REVIEW_PER_HOUR = env.int("BLAZE_REVIEW_PER_HOUR", default=60)
 BLAZE_REVIEW_ITERATIONS = env.int("BLAZE_REVIEW_ITERATIONS", default=1000)
 BLAZE_REVIEW_GAME_ITERATIONS = env.int("BLAZE_REVIEW_GAME_ITERATIONS", default=150_000)

@@ -52,6 +52,12 @@ def review_request(*, game: Game, seats) -> GameReview | None:
         return None
     if settings.BLAZE_REVIEW_RUNNING == 0 or settings.BLAZE_REVIEW_PER_HOUR == 0:
         return None  # reviews are off
+    from .tasks import review_work  # the task module imports this one
+
+    if review_work.app.conf.task_always_eager and not settings.BLAZE_REVIEW_WITHOUT_WORKER:
+        # No worker (tasks run in-process): the whole review would run inside the request
+        # of the game's last move, seconds of it.
+        return None
     review, _made = GameReview.objects.get_or_create(game=game)
     transaction.on_commit(review_queue, robust=True)
     return review

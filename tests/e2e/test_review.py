@@ -19,6 +19,7 @@ def test_a_player_reads_the_review_and_jumps_to_a_decision(browser, live_asgi, e
                                                            settings, lang):
     settings.BLAZE_REVIEW_ITERATIONS = settings.BLAZE_REVIEW_GAME_ITERATIONS = 100
     settings.BLAZE_REVIEW_MAX_DECISIONS = 2000
+    settings.BLAZE_REVIEW_WITHOUT_WORKER = True  # tasks run in-process here
     people = [make_user(name) for name in ("maximilian_longname", "bob", "cat")]
     game = finished_game(people, seed=9)
     game.private = True

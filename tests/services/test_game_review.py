@@ -20,6 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _quick_reviews(settings):
     settings.BLAZE_REVIEW_ITERATIONS = 100
+    settings.BLAZE_REVIEW_WITHOUT_WORKER = True  # tasks run in-process here
     settings.BLAZE_REVIEW_GAME_ITERATIONS = 100
     settings.BLAZE_REVIEW_MAX_DECISIONS = 2000  # random play makes long games
     settings.BLAZE_REVIEW_MARGIN = 0.0
@@ -222,3 +223,18 @@ def test_a_review_left_waiting_for_a_day_is_dropped(ann, bob, cat):
         queued=timezone.now() - reviews.STALE - timedelta(minutes=1))
     assert reviews.review_claim().game_id == new.pk
     assert GameReview.objects.get(game=old).status == GameReview.SKIPPED
+
+
+def test_without_a_worker_no_review_runs_inside_the_last_moves_request(settings, ann, bob,
+                                                                        cat, eager_tasks):
+    """Tasks in-process (no Redis, no worker): a review would take seconds of the request
+    that ends the game, so none is asked for unless the site says so."""
+    settings.BLAZE_REVIEW_WITHOUT_WORKER = False
+    game = services.game_create(creator=ann, players=3, bots=[])
+    for user in (bob, cat):
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    game.status = Game.FINISHED
+    assert reviews.review_request(game=game, seats=list(game.seats.select_related("user"))) \
+        is None
+    assert not GameReview.objects.filter(game=game).exists()

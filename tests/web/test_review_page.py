@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _quick_reviews(settings):
     settings.BLAZE_REVIEW_ITERATIONS = 100
+    settings.BLAZE_REVIEW_WITHOUT_WORKER = True  # tasks run in-process here
     settings.BLAZE_REVIEW_GAME_ITERATIONS = 100
     settings.BLAZE_REVIEW_MAX_DECISIONS = 2000  # random play makes long games
     settings.BLAZE_REVIEW_MARGIN = 0.0  # every decision the bot would change is shown
