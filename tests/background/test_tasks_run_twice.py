@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.sessions.models import Session
 from django.core import mail
+from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import User
@@ -252,7 +253,8 @@ def case_invitations_expire(ann):
 def case_review_work(ann):
     bob, cat = make_user("bob"), make_user("cat")
     game = finished_game([ann, bob, cat], seed=3)
-    review_request(game=game, seats=list(game.seats.select_related("user")))
+    with override_settings(BLAZE_REVIEW_WITHOUT_WORKER=True):  # tasks run in-process here
+        review_request(game=game, seats=list(game.seats.select_related("user")))
     return ("games.tasks.review_work",)
 
 
