@@ -174,7 +174,9 @@ class Site:
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
-        os.killpg(self.proc.pid, signal.SIGTERM)
+        # serve_many.sh's trap stops daphne and the supervisors, which stop worker and beat
+        # (warm: the pool finishes its tasks); the group only gets what is left after.
+        self.proc.send_signal(signal.SIGTERM)
         try:
             self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
