@@ -226,9 +226,10 @@ def drill_redis_restart(args, site: stack.Site, redis: stack.Redis) -> bool:
     t0 = time.monotonic()
     print(f"Redis started again after {args.outage:g} s")
     seen = moved_times(before, t0, timeout=max(3 * args.target, 180))
+    healthy = stack.wait_until(site.healthy, 30, interval=0.5)
     return report_moves("redis-restart", before, seen, args.target,
                         f"worker restarted by its supervisor {site.restarts() - restarts}"
-                        f" time(s)")
+                        f" time(s); /healthz 200 again: {'yes' if healthy else 'NO'}")
 
 
 def _redis_subscriptions(redis_url: str) -> tuple[int, int, int]:
