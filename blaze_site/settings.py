@@ -269,6 +269,37 @@ if not 1 <= BLAZE_WATCHDOG_SECONDS <= 60:
 BLAZE_HEARTBEAT_SECONDS = env.float("BLAZE_HEARTBEAT_SECONDS", default=10.0)
 if not 1 <= BLAZE_HEARTBEAT_SECONDS <= 300:
     raise ImproperlyConfigured("BLAZE_HEARTBEAT_SECONDS must be from 1 to 300.")
+# The strong bot's review of finished games between people (games.reviews, docs/bots.md):
+# at most REVIEW_RUNNING reviews under way at once and REVIEW_PER_HOUR begun an hour,
+# worked on a slice of REVIEW_SLICE_SECONDS at a time on the bots' queue at low priority
+# (beat retries every REVIEW_TICK_SECONDS); each decision gets up to REVIEW_ITERATIONS
+# search iterations and a game REVIEW_GAME_ITERATIONS in all (long games get fewer per
+# decision, at least 100); a game with more than REVIEW_MAX_DECISIONS human decisions is
+# not reviewed. The page shows the decisions the bot rates REVIEW_MARGIN (0..1) better.
+BLAZE_REVIEW_RUNNING = env.int("BLAZE_REVIEW_RUNNING", default=1)
+# With tasks run in-process (no Redis, no worker) reviews are not made unless this is on:
+# the review would run inside the request of a game's last move.
+BLAZE_REVIEW_WITHOUT_WORKER = env_bool("BLAZE_REVIEW_WITHOUT_WORKER", default=False)
+BLAZE_REVIEW_PER_HOUR = env.int("BLAZE_REVIEW_PER_HOUR", default=60)
+BLAZE_REVIEW_ITERATIONS = env.int("BLAZE_REVIEW_ITERATIONS", default=1000)
+BLAZE_REVIEW_GAME_ITERATIONS = env.int("BLAZE_REVIEW_GAME_ITERATIONS", default=150_000)
+BLAZE_REVIEW_MAX_DECISIONS = env.int("BLAZE_REVIEW_MAX_DECISIONS", default=300)
+BLAZE_REVIEW_SLICE_SECONDS = env.float("BLAZE_REVIEW_SLICE_SECONDS", default=5.0)
+BLAZE_REVIEW_TICK_SECONDS = env.float("BLAZE_REVIEW_TICK_SECONDS", default=60.0)
+BLAZE_REVIEW_MARGIN = env.float("BLAZE_REVIEW_MARGIN", default=0.10)
+if BLAZE_REVIEW_RUNNING < 0 or BLAZE_REVIEW_PER_HOUR < 0:
+    raise ImproperlyConfigured("BLAZE_REVIEW_RUNNING and BLAZE_REVIEW_PER_HOUR must be >= 0 "
+                               "(0 turns reviews off).")
+if not 100 <= BLAZE_REVIEW_ITERATIONS <= 100_000 or BLAZE_REVIEW_GAME_ITERATIONS < 100:
+    raise ImproperlyConfigured("BLAZE_REVIEW_ITERATIONS must be from 100 to 100000 and "
+                               "BLAZE_REVIEW_GAME_ITERATIONS at least 100.")
+if not 1 <= BLAZE_REVIEW_MAX_DECISIONS <= 2000:
+    raise ImproperlyConfigured("BLAZE_REVIEW_MAX_DECISIONS must be from 1 to 2000.")
+if not 0.1 <= BLAZE_REVIEW_SLICE_SECONDS <= 60 or not 5 <= BLAZE_REVIEW_TICK_SECONDS <= 3600:
+    raise ImproperlyConfigured("BLAZE_REVIEW_SLICE_SECONDS must be from 0.1 to 60 and "
+                               "BLAZE_REVIEW_TICK_SECONDS from 5 to 3600.")
+if not 0 <= BLAZE_REVIEW_MARGIN <= 1:
+    raise ImproperlyConfigured("BLAZE_REVIEW_MARGIN must be from 0 to 1.")
 CELERY_BEAT_SCHEDULE: dict = {
     # Deadlines live on SeatClock rows; the sweeper times out what is due (never ETA tasks):
     # correspondence clocks, and live ones whose deadline check was lost.
@@ -290,6 +321,9 @@ CELERY_BEAT_SCHEDULE: dict = {
                             "schedule": 3600.0},
     # Guests ("Play against bots" without an account) that never sat down.
     "guests-remove": {"task": "accounts.tasks.guests_remove", "schedule": 3600.0},
+    # Reviews the limits held back, or whose worker died (low priority: after bot turns).
+    "reviews-tick": {"task": "games.tasks.review_work", "schedule": BLAZE_REVIEW_TICK_SECONDS,
+                     "options": {"priority": 9}},
     # Invitations to a table that nobody answered in time.
     "invitations-expire": {"task": "social.tasks.invitations_expire", "schedule": 300.0},
 }

@@ -12,6 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictI
 from . import services
 from .errors import Refused
 from .models import Game
+from .reviews import review_payload
 from .selectors import (
     GameAndSeats,
     game_and_seats,
@@ -382,6 +383,38 @@ def game_replay_get(request: HttpRequest, game_id: int, page: Query[ReplayPage],
     limit = min(page.limit, settings.BLAZE_REPLAY_PAGE_SIZE)
     game = _finished_game(request, game_id, invite_of(blaze_invite, page.invite))
     return game_replay(game, start=page.start, limit=limit)
+
+
+class ReviewDecisionOut(Schema):
+    seq: int = Field(..., description="the move's number in the log (0 = the first move)")
+    seat: int
+    played: dict[str, Any] = Field(..., description="the move played (RECORD.md)")
+    best: dict[str, Any] = Field(..., description="the strong bot's choice (RECORD.md)")
+    p_played: float = Field(..., description="estimated chance of ranking first, 0..1, "
+                                             "after the move played")
+    p_best: float = Field(..., description="the same after the bot's choice")
+
+
+class ReviewOut(Schema):
+    id: int
+    iterations: int = Field(..., description="search iterations per decision")
+    reviewed: int = Field(..., description="decisions of people looked at (bets are not)")
+    margin: float = Field(..., description="how much better (0..1) the page's decisions are")
+    decisions: list[ReviewDecisionOut] = Field(
+        ..., description="the decisions of the seats you may read where the bot would have "
+                         "played otherwise: your own; every seat's in a public game")
+
+
+@router.get("/{int:game_id}/review", response={200: ReviewOut, 404: ErrorOut},
+            summary="The strong bot's review of a finished game (404 until it is made)")
+def game_review_get(request: HttpRequest, game_id: int,
+                    invite: str = Query("", description=INVITE_QUERY),
+                    blaze_invite: str = invite_header()):
+    game = _game(request, game_id, invite_of(blaze_invite, invite))
+    review = review_payload(game, request.auth)
+    if review is None:
+        raise services.GameNotFound(_("this game has no review for you (yet)"))
+    return review
 
 
 def _content_length(request: HttpRequest) -> int:

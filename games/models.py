@@ -145,3 +145,36 @@ class Move(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
         ]
+
+
+class GameReview(models.Model):
+    """The strong bot's review of a finished game between people (games.reviews): at
+    each decision of each human seat, from that seat's view only, its own choice and its
+    estimated chance of ranking first with it and with the move played. Made after the
+    game, a slice at a time, on the bots' queue; never while the game is played."""
+
+    PENDING, RUNNING, DONE, SKIPPED = "pending", "running", "done", "skipped"
+    STATUS_CHOICES = [(s, s) for s in (PENDING, RUNNING, DONE, SKIPPED)]
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE,
+                                related_name="review")
+    status = models.CharField(max_length=8, choices=STATUS_CHOICES, default=PENDING)
+    queued = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)  # counts against the hourly limit
+    # A worker is on it until then (one slice); an expired lease is taken up again.
+    lease_until = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    next_seq = models.PositiveIntegerField(default=0)  # the moves before it are reviewed
+    iterations = models.PositiveIntegerField(default=0)  # search iterations per decision
+    reviewed = models.PositiveIntegerField(default=0)  # decisions looked at so far
+    cpu_seconds = models.FloatField(default=0.0)
+    # The decisions where the bot would have played otherwise, at most one per human
+    # decision (BLAZE_REVIEW_MAX_DECISIONS bounds them): {"seq", "seat", "played",
+    # "best" (RECORD.md moves without seat), "p_played", "p_best" (0..1)}.
+    decisions = models.JSONField(default=list)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "queued"], name="review_status_queued")]
+
+    def __str__(self):
+        return f"Review of game {self.game_id} ({self.status})"

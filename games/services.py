@@ -36,6 +36,7 @@ from .errors import (  # noqa: F401 (callers catch them as services.X)
 )
 from .live import broadcast
 from .models import Game, Move, Seat
+from .reviews import review_request
 from .selectors import (
     GameAndSeats,
     game_and_seats,
@@ -503,6 +504,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
                                 seats=seats)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
+            review_request(game=game, seats=seats)
         elif capped:
             events.game_ended.send(game=game, reason=events.ABORTED)
             log.warning("game %s drawn at the move cap (%s moves)", game.pk, game.seq)

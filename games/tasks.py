@@ -64,3 +64,16 @@ def bots_watchdog() -> int:
     from .watchdog import bot_turns_requeue
 
     return bot_turns_requeue()
+
+
+@shared_task(ignore_result=True)
+def review_work() -> str:
+    """One slice of the strong bot's review of a finished game (games.reviews), on the
+    bots' queue at low priority; queued when a game between people ends, again after
+    each unfinished slice, and by beat (the limits may have held one back)."""
+    from .reviews import review_work as work
+
+    outcome = work()
+    while outcome == "more" and review_work.app.conf.task_always_eager:
+        outcome = work()  # in-process: no queue to come back from
+    return outcome

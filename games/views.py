@@ -20,6 +20,7 @@ from lib.ratelimits import client_ip, too_many_page
 
 from . import events, services
 from .models import Game, Seat
+from .reviews import review_for
 from .selectors import (
     game_list_for_user,
     game_list_live,
@@ -28,6 +29,7 @@ from .selectors import (
     game_next_for_user,
     game_summary,
     game_view_for,
+    seat_names,
 )
 from .selectors import game_replay as game_replay_frames
 from .time_controls import preset
@@ -270,7 +272,10 @@ def game_replay(request, game_id: int):
     game = _watchable(request, game_id)
     if game.status != Game.FINISHED:
         raise Http404("the replay is available once the game is finished")
-    return render(request, "games/replay.html", {"game": game})
+    user = request.user if request.user.is_authenticated else None
+    names = seat_names(list(game.seats.select_related("user")))
+    return render(request, "games/replay.html", {
+        "game": game, "review": review_for(game, user, names)})
 
 
 def game_replay_data(request, game_id: int):

@@ -10,6 +10,7 @@ BOTS, CLOCKS, MAIL = "bots", "clocks", "mail"
 # Task name -> kind; tasks not listed (ratings, tournament rounds) go to the prefix itself.
 TASK_KINDS = {
     "games.tasks.bot_move": BOTS,
+    "games.tasks.review_work": BOTS,  # queued at low priority (games.reviews)
     "games.tasks.bots_watchdog": CLOCKS,
     "clocks.tasks.clocks_sweep": CLOCKS,
     "clocks.tasks.deadline_check": CLOCKS,

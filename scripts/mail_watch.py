@@ -16,7 +16,8 @@ def use_mail_files(env: dict, run_dir: Path) -> Path | None:
         return None
     folder = run_dir / "mail"
     folder.mkdir(parents=True, exist_ok=True)
-    env["EMAIL_URL"] = f"filemail://{folder.resolve()}"
+    # four slashes: the URL's path is read without its first one (filemail:////var/mail)
+    env["EMAIL_URL"] = f"filemail:///{folder.resolve()}"
     return folder
 
 

@@ -18,6 +18,7 @@ from games.engine.legal import legal_moves
 from .basic import basic_move
 from .determinize import Sampler, determinize
 from .ismcts import bet_by_rollouts, search
+from .review import REVIEW_ITERATIONS, move_key, review_move
 from .rollout import rollout_search
 
 #: the strong bot's search: "ismcts" (games/bots/ismcts.py) or "rollout" (rollout.py: a few
@@ -61,4 +62,5 @@ def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
     return search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms, stats=stats)
 
 
-__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "Sampler", "choose_move", "determinize"]
+__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "REVIEW_ITERATIONS", "Sampler", "choose_move",
+           "determinize", "move_key", "review_move"]

@@ -175,6 +175,29 @@ class Node:
 
 def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None) -> dict:
     """The most visited root move (a RECORD.md move) after `iterations` or `budget_ms`."""
+    root, root_moves = search_tree(sampler, seat, rng, iterations, budget_ms, stats)
+    if root is None:
+        return decode_move(root_moves[0])
+    return decode_move(best_child(root).move)
+
+
+def best_child(root: Node) -> Node:
+    """The root's most visited child (ties: the better total)."""
+    return max(root.children.values(), key=lambda c: (c.visits, c.total))
+
+
+def move_key(m: tuple) -> tuple:
+    """A fast move as one key whatever the order of its cards or pairs."""
+    if m[0] == REJECT:
+        return (m[0], m[1], tuple(sorted(m[2])))
+    return _canonical(m)
+
+
+def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None,
+                include: tuple | None = None):
+    """The search itself: (root, root moves) after `iterations` or `budget_ms`; root is None
+    when the seat has one candidate only. `include`: a fast move of `seat`, legal in the
+    view, to judge among the root's candidates too (the review's move actually played)."""
     root = Node()
     # stop early enough for the view, the sampler, the answer and a busy machine's
     # scheduling (at 97% of the budget the p95 reached 1,020 ms of 1,000 on a loaded host)
@@ -194,8 +217,12 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
         f = sampler.sample_fast(rng)
         if root_moves is None:
             root_moves = candidates(f, seat)
+            if include is not None:
+                keys = {move_key(m) for m in root_moves}
+                if move_key(include) not in keys:
+                    root_moves.append(include)
             if len(root_moves) == 1:
-                return decode_move(root_moves[0])
+                return None, root_moves
         node = root
         path = []
         # selection and expansion
@@ -253,8 +280,7 @@ def search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None)
         stats["search_seconds"] = stats.get("search_seconds", 0.0) + time.perf_counter() - started
         stats["search_cpu_seconds"] = (stats.get("search_cpu_seconds", 0.0)
                                        + process_time() - cpu_started)
-    best = max(root.children.values(), key=lambda c: (c.visits, c.total))
-    return decode_move(best.move)
+    return root, root_moves
 
 
 BET_ROLLOUTS = 400

@@ -39,6 +39,8 @@ NEITHER = {
     "api/v1/games/<int:game_id>/leave", "api/v1/games/<int:game_id>/log",
     "api/v1/games/<int:game_id>/resign", "api/v1/games/<int:game_id>/record",
     "api/v1/games/<int:game_id>/replay",
+    # reads a review made by the bots' queue (its own limits: BLAZE_REVIEW_*)
+    "api/v1/games/<int:game_id>/review",
     "", "play/", "games/", "games/<int:game_id>/", "games/<int:game_id>/join/",
     "games/<int:game_id>/leave/", "games/<int:game_id>/replay/", "games/<int:game_id>/invite/",
     "games/<int:game_id>/replay/data/", "games/<int:game_id>/log/", "rules/",

@@ -15,7 +15,8 @@ N = 10
 JOBS = ["games.tasks.bots_watchdog", "correspondence.tasks.clocks_sweep",
         "tournaments.tasks.tournaments_tick", "accounts.tasks.guests_remove",
         "ops.tasks.heartbeat", "accounts.tasks.sessions_clear",
-        "notifications.tasks.notifications_prune", "notifications.tasks.notices_release"]
+        "notifications.tasks.notifications_prune", "notifications.tasks.notices_release",
+        "games.tasks.review_work"]
 
 
 def _grow(count: int, rng) -> None:

@@ -17,7 +17,8 @@ from blaze_site.celery import app as celery_app
 from clocks.models import SeatClock
 from games import services
 from games.engine import legal_moves
-from games.models import Game, Move, Seat
+from games.models import Game, GameReview, Move, Seat
+from games.reviews import review_request
 from games.selectors import game_state
 from lib.vapid import new_private_key
 from notifications.models import Notification, PushSubscription
@@ -45,6 +46,8 @@ def _setup(eager_tasks, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.WEBPUSH_VAPID_PRIVATE_KEY = new_private_key()
     settings.WEBPUSH_ENDPOINT_HOSTS = ["127.0.0.1"]
+    settings.BLAZE_REVIEW_ITERATIONS = settings.BLAZE_REVIEW_GAME_ITERATIONS = 100
+    settings.BLAZE_REVIEW_MAX_DECISIONS = 2000
 
 
 def _tasks() -> dict:
@@ -67,6 +70,7 @@ def effects() -> dict:
         "alive": sorted(Heartbeat.objects.values_list("part", flat=True)),
         "sessions": Session.objects.count(),
         "challenges": sorted(Challenge.objects.values_list("pk", "status")),
+        "reviews": sorted(GameReview.objects.values_list("game_id", "status", "next_seq")),
     }
 
 
@@ -245,6 +249,13 @@ def case_invitations_expire(ann):
     return ("social.tasks.invitations_expire",)
 
 
+def case_review_work(ann):
+    bob, cat = make_user("bob"), make_user("cat")
+    game = finished_game([ann, bob, cat], seed=3)
+    review_request(game=game, seats=list(game.seats.select_related("user")))
+    return ("games.tasks.review_work",)
+
+
 def case_heartbeat(ann):
     return ("ops.tasks.heartbeat",)
 
@@ -255,6 +266,7 @@ CASES = {fn.__name__.removeprefix("case_"): fn for fn in (
     case_rating_update,
     case_tournaments_tick, case_tournament_advance, case_guests_remove, case_heartbeat,
     case_sessions_clear, case_invitations_expire, case_notifications_prune,
+    case_review_work,
 )}
 
 

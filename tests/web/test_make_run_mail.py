@@ -12,13 +12,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from mail_watch import MailWatch, use_mail_files  # noqa: E402
 
+from tests.web.test_make_run_settings import _settings  # noqa: E402
+
 pytestmark = pytest.mark.django_db
 
 
 def test_make_run_mails_to_files_unless_a_backend_is_chosen(tmp_path):
     env = {}
     folder = use_mail_files(env, tmp_path)
-    assert env["EMAIL_URL"] == f"filemail://{tmp_path.resolve() / 'mail'}" and folder.is_dir()
+    assert folder == tmp_path / "mail" and folder.is_dir()
+    # what the web process and the worker read from it: this very folder
+    assert _settings("EMAIL_BACKEND", "EMAIL_FILE_PATH", EMAIL_URL=env["EMAIL_URL"]) == [
+        "django.core.mail.backends.filebased.EmailBackend", str(folder.resolve())]
     chosen = {"EMAIL_URL": "smtp://mail.example:25"}
     assert use_mail_files(chosen, tmp_path) is None
     assert chosen == {"EMAIL_URL": "smtp://mail.example:25"}

@@ -37,6 +37,10 @@ async function replayPage(root) {
   };
   const steps = { first: () => 0, prev: () => Math.max(0, ply - 1), next: () => Math.min(data.moves.length, ply + 1), last: () => data.moves.length };
   root.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", () => { ply = steps[b.dataset.step](); show(); }));
+  // The review's "Show": the position where that decision was taken.
+  root.querySelectorAll("[data-goto]").forEach((b) => b.addEventListener("click", () => {
+    ply = Math.min(data.moves.length, Number(b.dataset.goto)); show(); $("replay").scrollIntoView();
+  }));
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowRight") { ply = steps.next(); show(); }
