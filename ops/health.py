@@ -7,18 +7,20 @@ message or anything else from the configuration.
 
 import asyncio
 import logging
+import threading
 import weakref
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
 log = logging.getLogger(__name__)
 TIMEOUT = 2.0  # seconds per check: a load balancer must get an answer
-# One channel per event loop (daphne's: one a process), for every call: a new channel a
+# One channel per event loop (_health_loop's: one a process), for every call: a new channel a
 # call stayed subscribed (pub/sub layer) and kept its queue, a leak per anonymous request.
 _channels: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
 
 
 def _database() -> str:
@@ -58,8 +60,22 @@ async def _layer_round_trip() -> None:
         raise RuntimeError("the channel layer returned another message")
 
 
+def _health_loop() -> asyncio.AbstractEventLoop:
+    """The process's one event loop for the round trip, in a thread of its own. A view's
+    async_to_sync (behind sync middleware even an async view's) ran each round trip on a
+    new loop: a Redis connection, a subscription and channels-redis's first 0.1 s wait a
+    probe."""
+    global _loop
+    with _loop_lock:
+        if _loop is None or _loop.is_closed():
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="healthz-loop",
+                             daemon=True).start()
+        return _loop
+
+
 def _channel_layer() -> str:
-    async_to_sync(_layer_round_trip)()
+    asyncio.run_coroutine_threadsafe(_layer_round_trip(), _health_loop()).result(2 * TIMEOUT)
     return "ok"
 
 

@@ -100,6 +100,22 @@ def test_anonymous_healthz_calls_leave_no_subscription_behind(site):
     assert _subscriptions(client) == before
 
 
+def _connections_opened(client) -> int:
+    return client.info("stats")["total_connections_received"]
+
+
+def test_health_probes_share_one_channel_layer_connection_per_web_process(site):
+    """Each probe used to run its round trip on an event loop of its own (a sync view's
+    async_to_sync), with a Redis connection and subscription of its own and channels-redis's
+    first wait: now only the Redis check's own ping connects anew."""
+    url, _, _, client = site
+    _healthz(url)  # the process's layer connection and its one subscription
+    before = _connections_opened(client)
+    for _ in range(20):
+        assert _parts(url)["channel_layer"] == "ok"
+    assert _connections_opened(client) - before <= 20  # the Redis check's pings
+
+
 def test_connections_that_died_with_the_database_server_fail_no_request(site):
     url, *_ = site
     for _ in range(4):  # the pool holds connections now
