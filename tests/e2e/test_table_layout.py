@@ -40,17 +40,27 @@ ON_SCREEN = """([sel, area]) => [...document.querySelectorAll(sel)].filter((n) =
 
 
 def _check_decision(page, where: str):
-    """Nothing to act on is off screen or covered (looked at again once the page has
-    settled, when a view arriving mid-check re-rendered the hand under it)."""
+    """Nothing to act on is off screen or covered. Looked at again, up to four times, once
+    the page has settled (no animation, no scrolling): a view arriving mid-check re-renders
+    the hand under it, and a smooth scroll moves it; a real defect stays."""
     off = _off_screen(page)
-    if off:
-        page.wait_for_timeout(300)
-        page.wait_for_function("() => document.getAnimations().every("
-                               "(a) => a.playState !== 'running')")
+    for _ in range(4):
+        if not off:
+            break
+        page.wait_for_timeout(400)
+        page.wait_for_function(SETTLED)
         off = _off_screen(page)
     if off:
         page.screenshot(path=shots_dir() / f"layout-{where.split(',')[0]}.png")
     assert not off, f"{where}: off screen or covered: {off}"
+
+
+# No animation running and the page not scrolling (two frames at the same scroll offset).
+SETTLED = """() => new Promise((done) => {
+  const y = scrollY;
+  requestAnimationFrame(() => requestAnimationFrame(() => done(
+    scrollY === y && document.getAnimations().every((a) => a.playState !== 'running'))));
+})"""
 
 
 def _off_screen(page) -> dict:
