@@ -11,7 +11,7 @@ from . import live
 CLOSE_UNAUTHORIZED = 4401
 
 
-class NoticeConsumer(AsyncJsonWebsocketConsumer):
+class NoticeConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.groups_joined: list[str] = []
         user = self.scope.get("user")
@@ -44,13 +44,6 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == messages.PING:
             await self.send_json(messages.pong_message())
-
-    @classmethod
-    async def decode_json(cls, text_data):
-        try:
-            return await super().decode_json(text_data)
-        except (ValueError, RecursionError):
-            return None
 
     async def notices_unread(self, event):
         await self.send_json(live.unread_message(event["count"]))

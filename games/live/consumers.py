@@ -47,7 +47,7 @@ def _watchable(game_id: int, user, scope) -> bool:
     return can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given))
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
     """ws/games/<id>/: sends {"type": "view", ...} on connect and after every change."""
 
     async def connect(self):
@@ -158,13 +158,6 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 'unknown message: send {"type": "sync"} or {"type": "ping"}; '
                 "moves go through POST /api/v1/games/{id}/moves"
             ))
-
-    @classmethod
-    async def decode_json(cls, text_data):
-        try:
-            return await super().decode_json(text_data)
-        except (ValueError, RecursionError):
-            return None
 
     def _allowed(self) -> bool:
         """A token bucket: RATE_BURST at once, refilled at RATE_PER_SECOND."""

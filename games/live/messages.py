@@ -144,3 +144,15 @@ def error_message(error: str) -> dict:
 
 def pong_message() -> dict:
     return {"type": PONG}
+
+
+class LenientJson:
+    """For a JSON consumer: a frame that is not JSON (or nests too deep) decodes to None,
+    which the consumer answers, instead of ending the socket."""
+
+    @classmethod
+    async def decode_json(cls, text_data):
+        try:
+            return await super().decode_json(text_data)
+        except (ValueError, RecursionError):
+            return None
