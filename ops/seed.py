@@ -32,7 +32,7 @@ IN_PLAY = 0.02  # share of games left in play
 def _played(rng, players: int):
     """(deal, moves, final state) of one game played to its end by the engine."""
     while True:
-        deal = deal_game(players)
+        deal = deal_game(players, rng)
         state = state_from_deal(deal)
         moves = []
         while not state.finished and len(moves) < MAX_MOVES:
@@ -45,7 +45,7 @@ def _played(rng, players: int):
 
 def _in_play(rng, players: int, humans: set):
     """(deal, moves, state) of a game stopped at a person's turn."""
-    deal = deal_game(players)
+    deal = deal_game(players, rng)
     state = state_from_deal(deal)
     moves = []
     stop = rng.randrange(1, 60)

@@ -29,6 +29,11 @@ def _grow(users: list, count: int, rng) -> None:
         seat for i, t in enumerate(tables)
         for seat in (Seat(game=t, index=0, user=users[i % len(users)]),
                      Seat(game=t, index=1, bot_level="basic")))
+    # The viewer's turn at their newest game in play, at both sizes: a list reads the
+    # clocks of the games waiting on its viewer, and random play need not leave one.
+    seat = (Seat.objects.filter(user=users[0], game__status=Game.PLAYING)
+            .order_by("-game__created").first())
+    Game.objects.filter(pk=seat.game_id).update(waiting_on=[seat.index])
 
 
 def _queries(client, url: str, **headers) -> int:
