@@ -403,7 +403,7 @@ def _start(game: Game) -> None:
         Seat(game=game, index=i, user_id=u, bot_level=b, name=n)
         for i, (u, b, n) in enumerate(occupants)
     )
-    game.deal = deal_game(game.players)  # secrets.SystemRandom: seats' hands and start
+    game.deal = deal_game(game.players, _system)  # seats' hands and start
     game.status = Game.PLAYING
     game.started = timezone.now()
     game.seq = 0

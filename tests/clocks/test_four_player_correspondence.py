@@ -77,7 +77,7 @@ def test_two_people_and_two_bots_play_a_correspondence_game_to_the_end(
     bob = make_user("bob", email_on_turn="digest", timezone="America/New_York")
     # A deal the basic policy plays to the end (some deals circle for ever), used at start.
     deal = _finishing_deal(4)
-    monkeypatch.setattr(services, "deal_game", lambda players: deal)
+    monkeypatch.setattr(services, "deal_game", lambda players, rng: deal)
     game = services.game_create(creator=ann, players=4, bots=["basic", "basic"],
                                 time_control=CORR1)
     services.game_join(game_id=game.pk, user=bob)  # full: the game starts
