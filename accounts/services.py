@@ -17,7 +17,7 @@ from .signals import token_revoked, user_deactivated
 TOKEN_PREFIX = "blz_"
 BOT_USERNAMES = ["bot-random", "bot-basic", "bot-strong"]
 # Touch last_used at most this often, so busy bots do not write on every request.
-LAST_USED_RESOLUTION = timedelta(minutes=1)
+LAST_USED_RESOLUTION = timedelta(minutes=5)
 
 
 def _hash(secret: str) -> str:
@@ -59,24 +59,28 @@ def user_deactivate(*, user) -> None:
 def api_token_find(secret: str) -> ApiToken | None:
     """The active token with this secret (its user loaded), or None. One query, none
     while the token is remembered (accounts.token_cache); the last_used write at most
-    once a minute."""
+    once every LAST_USED_RESOLUTION, without reading the token again (the cache's
+    generation already tells a revoked or changed one)."""
     if not secret.startswith(TOKEN_PREFIX):
         return None
     key_hash = _hash(secret)
     token = token_cache.get(key_hash)
     now = timezone.now()
-    if token is not None and now - token.last_used <= LAST_USED_RESOLUTION:
-        return token
-    # not remembered, or due for its last_used write: read it anew
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(key_hash=key_hash, revoked_at__isnull=True, user__is_active=True)
-        .first()
-    )
     if token is None:
-        return None
+        token = (
+            ApiToken.objects.select_related("user")
+            .filter(key_hash=key_hash, revoked_at__isnull=True, user__is_active=True)
+            .first()
+        )
+        if token is None:
+            return None
+    elif now - token.last_used <= LAST_USED_RESOLUTION:
+        return token
     if token.last_used is None or now - token.last_used > LAST_USED_RESOLUTION:
-        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+        # conditional: a token revoked since it was remembered writes nothing and fails
+        if not ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+                last_used=now):
+            return None
         token.last_used = now
     token_cache.put(key_hash, token)
     return token

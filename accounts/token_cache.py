@@ -20,7 +20,7 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 GENERATION_KEY = "api-token-generation"
-TTL = 60.0
+TTL = 300.0
 SIZE = 10_000
 
 _memory: OrderedDict = OrderedDict()  # key hash -> (expires, token with its user)

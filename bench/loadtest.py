@@ -104,6 +104,8 @@ class Game:
             return r.status, await r.json(content_type=None, loads=orjson.loads)
 
     async def play_forever(self, stop_starting: asyncio.Event):
+        # tables open one after another over --ramp seconds, as a site fills (not all at once)
+        await asyncio.sleep(self.run.args.ramp * self.index / self.run.args.games)
         while not stop_starting.is_set():
             try:
                 await self.play_one()
@@ -470,6 +472,9 @@ def main(argv=None) -> int:
     parser.add_argument("--request-timeout", type=float, default=30)
     parser.add_argument("--setup-timeout", type=float, default=120,
                         help="seconds for all games to be created and their sockets open")
+    parser.add_argument("--ramp", type=float, default=0, metavar="SECONDS",
+                        help="open the tables one after another over this long (0: all at "
+                             "once); the setup timeout counts from the start")
     args = parser.parse_args(argv)
     return _run(main_async(args), args.loop)
 

@@ -133,7 +133,7 @@ def test_the_orm_pieces_the_hand_written_sql_uses_are_there():
     assert callable(Move.from_db)
 
 
-def test_ready_views_skip_channels_connection_clean_up_and_other_messages_keep_it(monkeypatch):
+def test_ready_views_and_client_frames_skip_channels_clean_up_others_keep_it(monkeypatch):
     import asyncio
 
     import channels.consumer
@@ -153,13 +153,16 @@ def test_ready_views_skip_channels_connection_clean_up_and_other_messages_keep_i
         handled.append(event["type"])
 
     consumer.game_views = consumer.game_deliver = consumer.auth_revoked = record
+    consumer.websocket_receive = record
 
     async def go():
         await consumer.dispatch({"type": messages.GAME_VIEWS})
         await consumer.dispatch({"type": messages.GAME_DELIVER})
+        await consumer.dispatch({"type": "websocket.receive", "text": '{"type": "ping"}'})
         assert hops == []  # straight to the handlers: no thread hop
         await consumer.dispatch({"type": "auth.revoked"})  # channels' own dispatch
         assert hops == [1]
 
     asyncio.run(go())
-    assert handled == [messages.GAME_VIEWS, messages.GAME_DELIVER, "auth.revoked"]
+    assert handled == [messages.GAME_VIEWS, messages.GAME_DELIVER, "websocket.receive",
+                       "auth.revoked"]

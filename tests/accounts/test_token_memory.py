@@ -65,3 +65,39 @@ def test_each_caller_gets_its_own_user_object(ann):
     first.user.first_name = "changed by one request"
     assert second.user is not first.user and second.user.first_name != first.user.first_name
     assert get_user_model().objects.get(pk=ann.pk).first_name != "changed by one request"
+
+
+def _later(monkeypatch, minutes: float):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now() + timedelta(minutes=minutes)
+    monkeypatch.setattr("accounts.services.timezone.now", lambda: now)
+    return now
+
+
+def test_a_remembered_token_due_for_its_last_use_write_is_not_read_again(
+        ann, monkeypatch, django_assert_num_queries):
+    from accounts.models import ApiToken
+
+    token, secret = api_token_create(user=ann, name="bot")
+    assert _find(secret) == "ann"
+    later = _later(monkeypatch, 6)
+    with django_assert_num_queries(1) as ctx:  # the write alone
+        assert _find(secret) == "ann"
+    assert ctx.captured_queries[0]["sql"].startswith("UPDATE")
+    assert ApiToken.objects.get(pk=token.pk).last_used == later
+
+
+def test_a_token_revoked_behind_the_caches_back_fails_at_its_next_last_use_write(
+        ann, monkeypatch):
+    from django.utils import timezone
+
+    from accounts.models import ApiToken
+
+    token, secret = api_token_create(user=ann, name="bot")
+    assert _find(secret) == "ann"
+    ApiToken.objects.filter(pk=token.pk).update(revoked_at=timezone.now())  # no signal
+    _later(monkeypatch, 6)
+    assert _find(secret) is None
