@@ -211,7 +211,7 @@ CHANNEL_LAYER_PREFIX = env.str("CHANNEL_LAYER_PREFIX", default="blaze")
 # pool that waits): docs/live-play.md has the measurements behind the default.
 CHANNEL_LAYER_KIND = env_choice("CHANNEL_LAYER_KIND", "pubsub", {"pubsub", "lists"})
 if BLAZE_INMEMORY:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "lib.memory_layer.InMemoryLayer"}}
 else:
     CHANNEL_LAYERS = {
         "default": {

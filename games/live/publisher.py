@@ -27,6 +27,8 @@ from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from lib.memory_layer import InMemoryLayer
+
 SEND_SECONDS = 10.0  # a send still pending after this is given up (and logged)
 
 _loop = None
@@ -51,7 +53,11 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
 def publish(layer, send, *args) -> None:
     """Run the coroutine function `send(layer, *args)` to its end, from synchronous code."""
     if isinstance(layer, InMemoryChannelLayer):
-        async_to_sync(send)(layer, *args)
+        loop = layer.reader_loop() if isinstance(layer, InMemoryLayer) else None
+        if loop is None:
+            async_to_sync(send)(layer, *args)
+        else:  # its queues belong to its readers' loop (lib.memory_layer)
+            asyncio.run_coroutine_threadsafe(send(layer, *args), loop).result(SEND_SECONDS)
         return
     future = asyncio.run_coroutine_threadsafe(send(layer, *args), _publisher_loop())
     future.result(timeout=SEND_SECONDS)

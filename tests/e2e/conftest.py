@@ -48,7 +48,7 @@ def page(browser):
 
 
 @pytest.fixture
-def live_asgi(transactional_db, tmp_path):
+def live_asgi(transactional_db, tmp_path, request):
     """A real daphne (HTTP + WebSocket) on a free port, against this run's test database.
 
     Yields an object with `url` and `mail_dir` (one file per sent email). Bot turns run
@@ -66,6 +66,7 @@ def live_asgi(transactional_db, tmp_path):
         "DJANGO_SETTINGS_MODULE": "tests.e2e.server_settings",
         "DATABASE_URL": database_url,
         "BLAZE_E2E_MAIL_DIR": str(mail_dir),
+        "BLAZE_E2E_DEAL_SEED": request.node.nodeid,
         "BLAZE_BOT_BUDGET_MS": os.environ.get("BLAZE_BOT_BUDGET_MS", "50"),
         "DEBUG": "1",  # WhiteNoise serves static files from the finders
         "BLAZE_ENV": "development",

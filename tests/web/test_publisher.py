@@ -128,3 +128,32 @@ async def _broadcast_while_the_loop_is_blocked(layer):
     got = await asyncio.wait_for(layer.receive(channel), 5)
     assert got == {"type": "game.views", "seq": 7, "texts": {"1": "a"}, "spectator": "s"}
     await layer.group_discard(group, channel)
+
+
+def test_a_plain_threads_send_on_the_in_memory_layer_wakes_its_waiting_reader():
+    """The reader's loop has nothing else to do (no timer, no socket): only a send made on
+    that loop wakes it. A send on a loop of the sender's own completed the reader's future
+    from the wrong thread and the reader slept on (the browser tests' lost views)."""
+    from lib.memory_layer import InMemoryLayer
+
+    layer = InMemoryLayer()
+    loop = asyncio.new_event_loop()
+    reader = threading.Thread(target=loop.run_forever, daemon=True)
+    reader.start()
+    try:
+        async def join_and_wait():
+            channel = await layer.new_channel()
+            await layer.group_add("table", channel)
+            return channel
+
+        channel = asyncio.run_coroutine_threadsafe(join_and_wait(), loop).result()
+        waiting = asyncio.run_coroutine_threadsafe(layer.receive(channel), loop)
+        sender = threading.Thread(target=publisher.group_send_now,
+                                  args=(layer, "table", {"type": "x", "n": 1}, {}))
+        sender.start()
+        sender.join()
+        assert waiting.result(timeout=30) == {"type": "x", "n": 1}
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        reader.join()
+        loop.close()
