@@ -103,38 +103,43 @@ STRENGTH = tuple(tuple(_strength(c, t) for c in range(30)) for t in range(3))
 def expected_totals(f) -> list:
     """Each seat's expected final score of this round (plus earlier rounds)."""
     n = f.n
-    totals = [f.bet_piles[s] + f.fscore[s] for s in range(n)]
+    piles, fscore = f.bet_piles, f.fscore
     if f.stage == OVER:
-        return [float(t) for t in totals]
+        return [float(piles[s] + fscore[s]) for s in range(n)]
     strength = STRENGTH[f.trump]
-    deck_left = len(f.deck) - f.deck_pos
-    burden = {}
+    drawing = len(f.deck) > f.deck_pos
+    hands, out = f.hands, f.out
+    burden = [0.0] * n
+    seats = []
     for s in range(n):
-        if f.out[s]:
+        if out[s]:
             continue
-        hand = f.hands[s]
+        hand = hands[s]
         size = len(hand)
         b = size - sum([strength[c] for c in hand])
-        if deck_left > 0 and size < 5:
+        if drawing and size < 5:
             b += (5 - size) * 0.8  # will draw cards of average worth
         burden[s] = b
+        seats.append(s)
     # table cards go to the target if it passed
-    if (f.stage == RESPOND or f.stage == EXTEND) and f.passed and f.target in burden:
+    target = f.target
+    if (f.stage == RESPOND or f.stage == EXTEND) and f.passed and not out[target]:
         rejections = sum(1 for r in f.tr if r >= 0)
-        burden[f.target] += 0.8 * (len(f.tc) + rejections)
-    order = sorted(burden, key=burden.__getitem__)
+        burden[target] += 0.8 * (len(f.tc) + rejections)
+    order = sorted(seats, key=burden.__getitem__)
     stack = f.stack
-    temp = 1.0 if deck_left == 0 else 0.5
+    temp = 0.5 if drawing else 1.0
     top = burden[order[-1]]
-    weights = {s: exp(temp * (burden[s] - top)) for s in order}
-    wsum = sum(weights.values())
+    weights = [exp(temp * (burden[s] - top)) for s in order]
+    wsum = sum(weights)
     lose = [0.0] * n
-    result = [float(t) for t in totals]
+    result = [float(piles[s] + fscore[s]) for s in range(n)]
+    depth = len(stack)
     for rank, s in enumerate(order):
-        lose[s] = weights[s] / wsum
-        if rank < len(stack):
+        lose[s] = p = weights[rank] / wsum
+        if rank < depth:
             # the feather its place suggests, hedged by its chance of losing
-            result[s] += stack[rank] * (1.0 - lose[s])
+            result[s] += stack[rank] * (1.0 - p)
     for s, bet in enumerate(f.bets):
         if bet is None:
             continue
@@ -154,11 +159,12 @@ def evaluate(f) -> list:
             result[s] = (0.8 if place == 0 else 0.0) + 0.2 * (n - 1 - place) / (n - 1)
         return result
     totals = expected_totals(f)
-    result = []
-    for s in range(n):
-        best_other = max(totals[o] for o in range(n) if o != s)
-        result.append(1.0 / (1.0 + exp(-(totals[s] - best_other) / 1.5)))
-    return result
+    # the best other total is the top one, or the second for the seat holding the top
+    first = max(range(n), key=totals.__getitem__)
+    top = totals[first]
+    second = max([totals[o] for o in range(n) if o != first])
+    return [1.0 / (1.0 + exp(-(t - (second if s == first else top)) / 1.5))
+            for s, t in enumerate(totals)]
 
 
 class Node:
