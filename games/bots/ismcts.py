@@ -33,7 +33,7 @@ from games.engine.fast import (
     decode_move,
 )
 
-from .fastbasic import SORT_KEY, cheapest_rejection, fast_basic_move
+from .fastbasic import SORT_KEY, basic_move_now, cheapest_rejection, fast_basic_move
 
 UCB_C = 0.7
 ROLLOUT_DEPTH = 12
@@ -268,12 +268,11 @@ def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
         # rollout
         depth = 0
         while f.stage != OVER and depth < ROLLOUT_DEPTH:
-            mover = f.mover()
             if random_() < EPSILON:
-                cands = candidates(f, mover)
+                cands = candidates(f, f.mover())
                 m = cands[rng.randrange(len(cands))]
             else:
-                m = fast_basic_move(f, mover)
+                m = basic_move_now(f)
             f.apply(m)
             depth += 1
         reward = evaluate(f)
