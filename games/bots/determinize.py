@@ -73,6 +73,10 @@ class Sampler:
         self.trump_card = trump_card
         self.deck_size = deck_size
         self.bets = view["bets"]
+        # no bet to guess: the same list every time (None when one must be sampled)
+        self.bets_known = (None if any(b is not None and "value" not in b for b in self.bets)
+                           else [None if b is None else (b["on"], b["value"])
+                                 for b in self.bets])
         self.template = state_from_view(view, last_challenge=_last_challenge_guess(view, n))
         self.fast_template = None
 
@@ -110,6 +114,8 @@ class Sampler:
                 pos += count
         deck = pool[pos:pos + self.deck_unknown] + [trump_card] if self.deck_size else []
         # bets of unknown value
+        if self.bets_known:
+            return hands, deck, self.bets_known[:]
         bets = []
         for s, bet in enumerate(self.bets):
             if bet is None:
@@ -140,14 +146,9 @@ class Sampler:
         trump_card = self.fast_template.trump_card
         hands, deck, bets = self._deal(rng, self.fast_pool, self.fast_hand, self.fast_known,
                                        trump_card)
-        state = self.fast_template.clone()
-        state.hands = hands
         if deck:
-            state.deck, state.deck_pos = deck, 0
-        else:
-            state.deck, state.deck_pos = [trump_card], 1  # drawn already
-        state.bets = bets
-        return state
+            return self.fast_template.redeal(hands, deck, 0, bets)
+        return self.fast_template.redeal(hands, [trump_card], 1, bets)  # drawn already
 
 
 def _last_challenge_guess(view: dict, n: int) -> tuple | None:

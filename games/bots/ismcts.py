@@ -241,13 +241,16 @@ def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
             else:
                 cands = [_canonical(fast_basic_move(f, mover))]
             children = node.children
+            get = children.get
             untried = []
+            tried = []
             for m in cands:
-                child = children.get(m)
+                child = get(m)
                 if child is None:
                     untried.append(m)
                 else:
                     child.avail += 1
+                    tried.append(child)
             if untried:
                 m = untried[0] if not path and not children else \
                     untried[rng.randrange(len(untried))]
@@ -257,9 +260,9 @@ def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
                 path.append(child)
                 break
             best, best_score = None, -1.0
-            for m in cands:
-                child = children[m]
-                score = child.total / child.visits + UCB_C * sqrt(log(child.avail) / child.visits)
+            for child in tried:
+                visits = child.visits
+                score = child.total / visits + UCB_C * sqrt(log(child.avail) / visits)
                 if score > best_score:
                     best, best_score = child, score
             f.apply(best.move)

@@ -131,20 +131,24 @@ class FastState:
         return f
 
     def clone(self) -> "FastState":
+        return self.redeal([h[:] for h in self.hands], self.deck, self.deck_pos, self.bets[:])
+
+    def redeal(self, hands: list, deck: list, deck_pos: int, bets: list) -> "FastState":
+        """A copy with these hands, deck and bets (taken, not copied): a determinization."""
         new = FastState.__new__(FastState)
-        (new.n, new.round, new.deck, new.deck_pos, new.trump, new.trump_card, new.stage,
+        (new.n, new.round, new.trump, new.trump_card, new.stage,
          new.active, new.target, new.supporter, new.limit, new.passed, new.active_done,
          new.supporter_done, new.values, new.unrejected, new.losers, new.pending,
          new.next_deal) = (
-            self.n, self.round, self.deck, self.deck_pos, self.trump, self.trump_card,
+            self.n, self.round, self.trump, self.trump_card,
             self.stage, self.active, self.target, self.supporter, self.limit, self.passed,
             self.active_done, self.supporter_done, self.values, self.unrejected, self.losers,
             self.pending, self.next_deal)
-        new.hands = [h[:] for h in self.hands]
+        new.hands, new.deck, new.deck_pos, new.bets = hands, deck, deck_pos, bets
         new.tc, new.tb, new.tr = self.tc[:], self.tb[:], self.tr[:]
         new.out, new.stack = self.out[:], self.stack[:]
         new.fscore, new.last = self.fscore[:], self.last[:]
-        new.bets, new.bet_piles = self.bets[:], self.bet_piles[:]
+        new.bet_piles = self.bet_piles[:]
         new.discard = self.discard[:]
         return new
 
