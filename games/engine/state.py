@@ -7,6 +7,7 @@ state is always waiting on someone (or over). An illegal move raises
 """
 
 from .cards import (
+    CARD_SET,
     CHALLENGE_VALUE,
     FEATHERS,
     HAND_SIZE,
@@ -15,7 +16,6 @@ from .cards import (
     REJECT_VALUE,
     REJECTERS,
     SUIT,
-    is_card,
 )
 from .words import Sentence
 from .words import gettext_noop as N_  # a marker: makemessages collects N_("…")
@@ -75,7 +75,7 @@ def _check_cards(cards, seat: int, kind: str) -> None:
         raise IllegalMove(N_("seat {seat} cannot {kind}: 'cards' must be a non-empty list of "
                              "cards"), seat=seat, kind=kind)
     for card in cards:
-        if not is_card(card):
+        if type(card) is not str or card not in CARD_SET:
             raise IllegalMove(N_("seat {seat} cannot {kind}: {card!r} is not a card"),
                               seat=seat, kind=kind, card=card)
 
@@ -344,10 +344,10 @@ class State:
                 raise IllegalMove(N_("seat {seat} cannot reject: each pair must be [index, card]"),
                                   seat=seat)
             index, card = pair
-            if not _is_int(index) or not 0 <= index < len(table_cards):
+            if type(index) is not int or not 0 <= index < len(table_cards):
                 raise IllegalMove(N_("seat {seat} cannot reject: no challenge card at index "
                                      "{index!r}"), seat=seat, index=index)
-            if not is_card(card):
+            if type(card) is not str or card not in CARD_SET:
                 raise IllegalMove(N_("seat {seat} cannot reject: {card!r} is not a card"),
                                   seat=seat, card=card)
             if index in seen:
@@ -409,7 +409,11 @@ class State:
         while True:
             stage = self.stage
             if stage == RESPOND:
-                if self._target_can_reject():
+                if self.unrejected == 1:
+                    card = self.table_cards[self.table_rejections.index(None)]
+                    if not REJECTERS[self.trump][card].isdisjoint(self.hands[self.target]):
+                        return
+                elif self._target_can_reject():
                     return
                 self.passed = True
                 self.stage = stage = EXTEND
@@ -452,8 +456,8 @@ class State:
             self.discard.extend(cards)
         self.table_cards, self.table_played_by, self.table_rejections = [], [], []
         involved = (active, target) if supporter is None else (active, target, supporter)
-        if self.phase == 1:
-            deck = self.deck
+        deck = self.deck
+        if self.deck_pos < len(deck):
             for seat in involved:
                 hand = self.hands[seat]
                 need = HAND_SIZE - len(hand)
