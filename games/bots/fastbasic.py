@@ -133,8 +133,13 @@ def cheapest_rejection(f, seat: int):
 
 def respond_move(f, seat: int) -> tuple:
     pairs, _ = cheapest_rejection(f, seat)
-    if pairs is None:
+    if pairs is None or keeps_trumps(f, pairs):
         return (PASS, seat, None)
+    return (REJECT, seat, pairs)
+
+
+def keeps_trumps(f, pairs) -> bool:
+    """Whether the basic bot passes rather than spend these trumps (8+ cards to draw)."""
     if len(f.deck) - f.deck_pos >= 8:
         t = f.trump
         keep = KEEP[t]
@@ -146,11 +151,9 @@ def respond_move(f, seat: int) -> tuple:
                     high_trumps += 1
         if high_trumps or trumps >= 2:
             on_table = len(f.tc)
-            if (trumps >= 2 and on_table <= 3) or (
-                    high_trumps and on_table <= 2
-                    and all(CV[c] <= 6 or c // 10 == t for c in f.tc)):
-                return (PASS, seat, None)
-    return (REJECT, seat, pairs)
+            return (trumps >= 2 and on_table <= 3) or (
+                high_trumps and on_table <= 2 and all(CV[c] <= 6 or c // 10 == t for c in f.tc))
+    return False
 
 
 def extend_move(f, seat: int) -> tuple:
@@ -161,9 +164,13 @@ def extend_move(f, seat: int) -> tuple:
     addable = [c for c in f.hands[seat] if values >> CV[c] & 1]
     if not addable:
         return (DONE, seat, None)
-    t = f.trump
-    keep = KEEP[t]
-    addable.sort(key=SORT_KEY[t].__getitem__)
+    addable.sort(key=SORT_KEY[f.trump].__getitem__)
+    return extend_choice(f, seat, addable, room)
+
+
+def extend_choice(f, seat: int, addable: list, room: int) -> tuple:
+    """The basic add among `addable` (sorted by SORT_KEY, not empty) with `room` > 0."""
+    keep = KEEP[f.trump]
     phase2 = f.deck_pos >= len(f.deck)
     if f.passed:
         limit = 99.0 if phase2 else 7.0

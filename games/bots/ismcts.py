@@ -33,7 +33,14 @@ from games.engine.fast import (
     decode_move,
 )
 
-from .fastbasic import SORT_KEY, basic_move_now, cheapest_rejection, fast_basic_move
+from .fastbasic import (
+    SORT_KEY,
+    basic_move_now,
+    cheapest_rejection,
+    extend_choice,
+    fast_basic_move,
+    keeps_trumps,
+)
 
 UCB_C = 0.7
 ROLLOUT_DEPTH = 12
@@ -50,9 +57,32 @@ def _canonical(m: tuple) -> tuple:
 
 def candidates(f, seat: int) -> list:
     """A few sensible moves of `seat` (fast move tuples): the basic move first."""
+    stage = f.stage
+    if stage == RESPOND:
+        # the basic move is one of these two: one search for the cheapest rejection
+        pairs, _ = cheapest_rejection(f, seat)
+        if pairs is None:
+            return [(PASS, seat, None)]
+        if keeps_trumps(f, pairs):
+            return [(PASS, seat, None), (REJECT, seat, pairs)]
+        return [(REJECT, seat, pairs), (PASS, seat, None)]
+    if stage == EXTEND:
+        done = (DONE, seat, None)
+        room = f.limit - len(f.tc)
+        if room <= 0:
+            return [done]
+        addable = f.addable(seat)
+        if not addable:
+            return [done]
+        addable.sort(key=SORT_KEY[f.trump].__getitem__)
+        moves = [_canonical(extend_choice(f, seat, addable, room)), done]
+        for c in sorted(set(addable)):
+            moves.append((ADD, seat, (c,)))
+        if len(addable) > 1:
+            moves.append((ADD, seat, tuple(sorted(addable[:room]))))
+        return list(dict.fromkeys(moves))
     base = _canonical(fast_basic_move(f, seat))
     moves = [base]
-    stage = f.stage
     if stage == OPEN:
         key = SORT_KEY[f.trump].__getitem__
         by_rank: dict = {}
@@ -65,21 +95,6 @@ def candidates(f, seat: int) -> list:
             cards.sort(key=key)
             moves.append((CHALLENGE, seat, (cards[0],)))
             moves.append((CHALLENGE, seat, tuple(sorted(cards[:f.limit]))))
-    elif stage == RESPOND:
-        moves.append((PASS, seat, None))
-        pairs, _ = cheapest_rejection(f, seat)
-        if pairs is not None:
-            moves.append((REJECT, seat, pairs))
-    elif stage == EXTEND:
-        moves.append((DONE, seat, None))
-        room = f.limit - len(f.tc)
-        if room > 0:
-            addable = f.addable(seat)
-            addable.sort(key=SORT_KEY[f.trump].__getitem__)
-            for c in sorted(set(addable)):
-                moves.append((ADD, seat, (c,)))
-            if len(addable) > 1:
-                moves.append((ADD, seat, tuple(sorted(addable[:room]))))
     elif stage == BET:
         for on in range(f.n):
             if on != seat:
