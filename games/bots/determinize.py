@@ -70,6 +70,11 @@ class Sampler:
             0 if s == seat else view["hand_sizes"][s] - len(known[s]) for s in range(n)
         ]
         self.deck_unknown = max(deck_size - 1, 0)
+        hidden = sum(self.slots)
+        # cards of the pool dealt: hidden hand cards (one may be the drawn trump card) and
+        # the deck
+        self.dealt = (hidden - (self.trump_in_hand and hidden > 0)
+                      + (self.deck_unknown if deck_size else 0))
         self.trump_card = trump_card
         self.deck_size = deck_size
         self.bets = view["bets"]
@@ -83,10 +88,12 @@ class Sampler:
     def _deal(self, rng, pool, hand, known, trump_card):
         """Hidden hands, deck and bets dealt by `rng`, in the representation of `pool`."""
         pool = pool[:]
-        # Fisher-Yates on rng.random(): a few times cheaper than rng.shuffle's randbelow
+        # Fisher-Yates on rng.random() (a few times cheaper than rng.shuffle's randbelow),
+        # stopped once the cards dealt are drawn: the rest stay out of play
         random_ = rng.random
-        for i in range(len(pool) - 1, 0, -1):
-            j = int(random_() * (i + 1))
+        size = len(pool)
+        for i in range(min(self.dealt, size - 1)):
+            j = i + int(random_() * (size - i))
             pool[i], pool[j] = pool[j], pool[i]
         slots = self.slots
         hands = [None] * self.n
