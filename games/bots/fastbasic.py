@@ -182,8 +182,13 @@ def extend_choice(f, seat: int, addable: list, room: int) -> tuple:
     return (ADD, seat, tuple(chosen))
 
 
+#: LOSS_WEIGHT[k]: exp(0.8 * k), a hand of k cards' weight in the chance of losing
+LOSS_WEIGHT = tuple(exp(0.8 * k) for k in range(121))
+
+
 def loss_chances(f) -> list:
-    weights = [0.0 if f.out[s] or not f.hands[s] else exp(0.8 * len(f.hands[s]))
+    out, hands = f.out, f.hands
+    weights = [0.0 if out[s] or not hands[s] else LOSS_WEIGHT[len(hands[s])]
                for s in range(f.n)]
     total = sum(weights) or 1.0
     return [w / total for w in weights]
@@ -191,9 +196,12 @@ def loss_chances(f) -> list:
 
 def bet_move(f, seat: int) -> tuple:
     p = loss_chances(f)
-    others = [s for s in range(f.n) if s != seat]
-    on = max(others, key=lambda s: (p[s], -s))
-    return (PLACE, seat, (on, 1 if p[on] >= 0.35 else 0))
+    # the likeliest loser among the others (ties: the lower seat)
+    on, best = -1, -1.0
+    for s in range(f.n):
+        if s != seat and p[s] > best:
+            on, best = s, p[s]
+    return (PLACE, seat, (on, 1 if best >= 0.35 else 0))
 
 
 def basic_move_now(f) -> tuple:

@@ -355,7 +355,6 @@ class FastState:
         self.supporter = -1 if supporter == active else supporter
         self.limit = min(MAX_LIMIT, len(self.hands[target]))
         self.passed = self.active_done = self.supporter_done = False
-        self.tc, self.tb, self.tr = [], [], []
         self.values = 0
         self.unrejected = 0
         self.stage = OPEN
