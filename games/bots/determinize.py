@@ -70,19 +70,30 @@ class Sampler:
             0 if s == seat else view["hand_sizes"][s] - len(known[s]) for s in range(n)
         ]
         self.deck_unknown = max(deck_size - 1, 0)
+        hidden = sum(self.slots)
+        # cards of the pool dealt: hidden hand cards (one may be the drawn trump card) and
+        # the deck
+        self.dealt = (hidden - (self.trump_in_hand and hidden > 0)
+                      + (self.deck_unknown if deck_size else 0))
         self.trump_card = trump_card
         self.deck_size = deck_size
         self.bets = view["bets"]
+        # no bet to guess: the same list every time (None when one must be sampled)
+        self.bets_known = (None if any(b is not None and "value" not in b for b in self.bets)
+                           else [None if b is None else (b["on"], b["value"])
+                                 for b in self.bets])
         self.template = state_from_view(view, last_challenge=_last_challenge_guess(view, n))
         self.fast_template = None
 
     def _deal(self, rng, pool, hand, known, trump_card):
         """Hidden hands, deck and bets dealt by `rng`, in the representation of `pool`."""
         pool = pool[:]
-        # Fisher-Yates on rng.random(): a few times cheaper than rng.shuffle's randbelow
+        # Fisher-Yates on rng.random() (a few times cheaper than rng.shuffle's randbelow),
+        # stopped once the cards dealt are drawn: the rest stay out of play
         random_ = rng.random
-        for i in range(len(pool) - 1, 0, -1):
-            j = int(random_() * (i + 1))
+        size = len(pool)
+        for i in range(min(self.dealt, size - 1)):
+            j = i + int(random_() * (size - i))
             pool[i], pool[j] = pool[j], pool[i]
         slots = self.slots
         hands = [None] * self.n
@@ -110,6 +121,8 @@ class Sampler:
                 pos += count
         deck = pool[pos:pos + self.deck_unknown] + [trump_card] if self.deck_size else []
         # bets of unknown value
+        if self.bets_known:
+            return hands, deck, self.bets_known[:]
         bets = []
         for s, bet in enumerate(self.bets):
             if bet is None:
@@ -140,14 +153,9 @@ class Sampler:
         trump_card = self.fast_template.trump_card
         hands, deck, bets = self._deal(rng, self.fast_pool, self.fast_hand, self.fast_known,
                                        trump_card)
-        state = self.fast_template.clone()
-        state.hands = hands
         if deck:
-            state.deck, state.deck_pos = deck, 0
-        else:
-            state.deck, state.deck_pos = [trump_card], 1  # drawn already
-        state.bets = bets
-        return state
+            return self.fast_template.redeal(hands, deck, 0, bets)
+        return self.fast_template.redeal(hands, [trump_card], 1, bets)  # drawn already
 
 
 def _last_challenge_guess(view: dict, n: int) -> tuple | None:

@@ -39,22 +39,21 @@ SORT_KEY = tuple(tuple(KEEP[t][c] * 64 + c for c in range(30)) for t in range(3)
 def open_move(f, seat: int) -> tuple:
     hand, t, limit = f.hands[seat], f.trump, f.limit
     keep = KEEP[t]
-    # ranks in order of first appearance (ties go to the first, as in basic.open_move)
-    ranks = []
+    # non-trump cards by rank, ranks in order of first appearance (ties go to the first,
+    # as in basic.open_move)
     plains: dict = {}
     for c in hand:
         r = c % 10
-        if r not in plains:
-            ranks.append(r)
-            plains[r] = []
+        plain = plains.get(r)
+        if plain is None:
+            plains[r] = plain = []
         if c // 10 != t:
-            plains[r].append(c)
-    if len(ranks) == 1 and len(hand) <= limit:
+            plain.append(c)
+    if len(plains) == 1 and len(hand) <= limit:
         return (CHALLENGE, seat, tuple(sorted(hand)))
     best, best_score = None, 1e9
     bonus = 3.0 if f.deck_pos >= len(f.deck) else 1.5
-    for r in ranks:
-        plain = plains[r]
+    for plain in plains.values():
         k = len(plain)
         if k == 0:
             continue
@@ -78,16 +77,16 @@ def cheapest_rejection(f, seat: int):
     t = f.trump
     keep, rej = KEEP[t], REJ[t]
     hand, tc = f.hands[seat], f.tc
-    idx = [i for i, r in enumerate(f.tr) if r < 0]
-    if len(idx) == 1:
+    if f.unrejected == 1:
         # the common case: the cheapest card that fits, as the greedy pass below finds it
-        i = idx[0]
+        i = f.tr.index(-1)
         bits, sort_key = rej[tc[i]], SORT_KEY[t]
         best, best_key = -1, 1e9
         for r in hand:
             if bits >> r & 1 and sort_key[r] < best_key:
                 best, best_key = r, sort_key[r]
         return (((i, best),), keep[best]) if best >= 0 else (None, None)
+    idx = [i for i, r in enumerate(f.tr) if r < 0]
     idx.sort(key=lambda i: (tc[i] // 10 != t, -CV[tc[i]]))
     left = sorted(hand, key=SORT_KEY[t].__getitem__)
     pairs, cost = [], 0.0
@@ -134,18 +133,27 @@ def cheapest_rejection(f, seat: int):
 
 def respond_move(f, seat: int) -> tuple:
     pairs, _ = cheapest_rejection(f, seat)
-    if pairs is None:
+    if pairs is None or keeps_trumps(f, pairs):
         return (PASS, seat, None)
-    t = f.trump
-    if len(f.deck) - f.deck_pos >= 8:
-        keep = KEEP[t]
-        high_trumps = sum(1 for _, r in pairs if r // 10 == t and keep[r] >= 16)
-        trumps = sum(1 for _, r in pairs if r // 10 == t)
-        on_table = len(f.tc)
-        low_table = all(CV[c] <= 6 or c // 10 == t for c in f.tc)
-        if (high_trumps and on_table <= 2 and low_table) or (trumps >= 2 and on_table <= 3):
-            return (PASS, seat, None)
     return (REJECT, seat, pairs)
+
+
+def keeps_trumps(f, pairs) -> bool:
+    """Whether the basic bot passes rather than spend these trumps (8+ cards to draw)."""
+    if len(f.deck) - f.deck_pos >= 8:
+        t = f.trump
+        keep = KEEP[t]
+        high_trumps = trumps = 0
+        for _, r in pairs:
+            if r // 10 == t:
+                trumps += 1
+                if keep[r] >= 16:
+                    high_trumps += 1
+        if high_trumps or trumps >= 2:
+            on_table = len(f.tc)
+            return (trumps >= 2 and on_table <= 3) or (
+                high_trumps and on_table <= 2 and all(CV[c] <= 6 or c // 10 == t for c in f.tc))
+    return False
 
 
 def extend_move(f, seat: int) -> tuple:
@@ -156,9 +164,13 @@ def extend_move(f, seat: int) -> tuple:
     addable = [c for c in f.hands[seat] if values >> CV[c] & 1]
     if not addable:
         return (DONE, seat, None)
-    t = f.trump
-    keep = KEEP[t]
-    addable.sort(key=SORT_KEY[t].__getitem__)
+    addable.sort(key=SORT_KEY[f.trump].__getitem__)
+    return extend_choice(f, seat, addable, room)
+
+
+def extend_choice(f, seat: int, addable: list, room: int) -> tuple:
+    """The basic add among `addable` (sorted by SORT_KEY, not empty) with `room` > 0."""
+    keep = KEEP[f.trump]
     phase2 = f.deck_pos >= len(f.deck)
     if f.passed:
         limit = 99.0 if phase2 else 7.0
@@ -170,8 +182,13 @@ def extend_move(f, seat: int) -> tuple:
     return (ADD, seat, tuple(chosen))
 
 
+#: LOSS_WEIGHT[k]: exp(0.8 * k), a hand of k cards' weight in the chance of losing
+LOSS_WEIGHT = tuple(exp(0.8 * k) for k in range(121))
+
+
 def loss_chances(f) -> list:
-    weights = [0.0 if f.out[s] or not f.hands[s] else exp(0.8 * len(f.hands[s]))
+    out, hands = f.out, f.hands
+    weights = [0.0 if out[s] or not hands[s] else LOSS_WEIGHT[len(hands[s])]
                for s in range(f.n)]
     total = sum(weights) or 1.0
     return [w / total for w in weights]
@@ -179,9 +196,26 @@ def loss_chances(f) -> list:
 
 def bet_move(f, seat: int) -> tuple:
     p = loss_chances(f)
-    others = [s for s in range(f.n) if s != seat]
-    on = max(others, key=lambda s: (p[s], -s))
-    return (PLACE, seat, (on, 1 if p[on] >= 0.35 else 0))
+    # the likeliest loser among the others (ties: the lower seat)
+    on, best = -1, -1.0
+    for s in range(f.n):
+        if s != seat and p[s] > best:
+            on, best = s, p[s]
+    return (PLACE, seat, (on, 1 if best >= 0.35 else 0))
+
+
+def basic_move_now(f) -> tuple:
+    """The basic move of the first seat the game waits on (`f.mover()`)."""
+    stage = f.stage
+    if stage == OPEN:
+        return open_move(f, f.active)
+    if stage == RESPOND:
+        return respond_move(f, f.target)
+    if stage == EXTEND:
+        return extend_move(f, f.supporter if f.active_done else f.active)
+    if stage == BET:
+        return bet_move(f, f.bets.index(None))
+    raise ValueError(f"nobody has anything to do at stage {stage}")
 
 
 def fast_basic_move(f, seat: int) -> tuple:

@@ -33,7 +33,14 @@ from games.engine.fast import (
     decode_move,
 )
 
-from .fastbasic import SORT_KEY, cheapest_rejection, fast_basic_move
+from .fastbasic import (
+    SORT_KEY,
+    basic_move_now,
+    cheapest_rejection,
+    extend_choice,
+    fast_basic_move,
+    keeps_trumps,
+)
 
 UCB_C = 0.7
 ROLLOUT_DEPTH = 12
@@ -50,9 +57,32 @@ def _canonical(m: tuple) -> tuple:
 
 def candidates(f, seat: int) -> list:
     """A few sensible moves of `seat` (fast move tuples): the basic move first."""
+    stage = f.stage
+    if stage == RESPOND:
+        # the basic move is one of these two: one search for the cheapest rejection
+        pairs, _ = cheapest_rejection(f, seat)
+        if pairs is None:
+            return [(PASS, seat, None)]
+        if keeps_trumps(f, pairs):
+            return [(PASS, seat, None), (REJECT, seat, pairs)]
+        return [(REJECT, seat, pairs), (PASS, seat, None)]
+    if stage == EXTEND:
+        done = (DONE, seat, None)
+        room = f.limit - len(f.tc)
+        if room <= 0:
+            return [done]
+        addable = f.addable(seat)
+        if not addable:
+            return [done]
+        addable.sort(key=SORT_KEY[f.trump].__getitem__)
+        moves = [_canonical(extend_choice(f, seat, addable, room)), done]
+        for c in sorted(set(addable)):
+            moves.append((ADD, seat, (c,)))
+        if len(addable) > 1:
+            moves.append((ADD, seat, tuple(sorted(addable[:room]))))
+        return list(dict.fromkeys(moves))
     base = _canonical(fast_basic_move(f, seat))
     moves = [base]
-    stage = f.stage
     if stage == OPEN:
         key = SORT_KEY[f.trump].__getitem__
         by_rank: dict = {}
@@ -65,21 +95,6 @@ def candidates(f, seat: int) -> list:
             cards.sort(key=key)
             moves.append((CHALLENGE, seat, (cards[0],)))
             moves.append((CHALLENGE, seat, tuple(sorted(cards[:f.limit]))))
-    elif stage == RESPOND:
-        moves.append((PASS, seat, None))
-        pairs, _ = cheapest_rejection(f, seat)
-        if pairs is not None:
-            moves.append((REJECT, seat, pairs))
-    elif stage == EXTEND:
-        moves.append((DONE, seat, None))
-        room = f.limit - len(f.tc)
-        if room > 0:
-            addable = f.addable(seat)
-            addable.sort(key=SORT_KEY[f.trump].__getitem__)
-            for c in sorted(set(addable)):
-                moves.append((ADD, seat, (c,)))
-            if len(addable) > 1:
-                moves.append((ADD, seat, tuple(sorted(addable[:room]))))
     elif stage == BET:
         for on in range(f.n):
             if on != seat:
@@ -103,38 +118,43 @@ STRENGTH = tuple(tuple(_strength(c, t) for c in range(30)) for t in range(3))
 def expected_totals(f) -> list:
     """Each seat's expected final score of this round (plus earlier rounds)."""
     n = f.n
-    totals = [f.bet_piles[s] + f.fscore[s] for s in range(n)]
+    piles, fscore = f.bet_piles, f.fscore
     if f.stage == OVER:
-        return [float(t) for t in totals]
+        return [float(piles[s] + fscore[s]) for s in range(n)]
     strength = STRENGTH[f.trump]
-    deck_left = len(f.deck) - f.deck_pos
-    burden = {}
+    drawing = len(f.deck) > f.deck_pos
+    hands, out = f.hands, f.out
+    burden = [0.0] * n
+    seats = []
     for s in range(n):
-        if f.out[s]:
+        if out[s]:
             continue
-        hand = f.hands[s]
+        hand = hands[s]
         size = len(hand)
         b = size - sum([strength[c] for c in hand])
-        if deck_left > 0 and size < 5:
+        if drawing and size < 5:
             b += (5 - size) * 0.8  # will draw cards of average worth
         burden[s] = b
+        seats.append(s)
     # table cards go to the target if it passed
-    if (f.stage == RESPOND or f.stage == EXTEND) and f.passed and f.target in burden:
+    target = f.target
+    if (f.stage == RESPOND or f.stage == EXTEND) and f.passed and not out[target]:
         rejections = sum(1 for r in f.tr if r >= 0)
-        burden[f.target] += 0.8 * (len(f.tc) + rejections)
-    order = sorted(burden, key=burden.__getitem__)
+        burden[target] += 0.8 * (len(f.tc) + rejections)
+    order = sorted(seats, key=burden.__getitem__)
     stack = f.stack
-    temp = 1.0 if deck_left == 0 else 0.5
+    temp = 0.5 if drawing else 1.0
     top = burden[order[-1]]
-    weights = {s: exp(temp * (burden[s] - top)) for s in order}
-    wsum = sum(weights.values())
+    weights = [exp(temp * (burden[s] - top)) for s in order]
+    wsum = sum(weights)
     lose = [0.0] * n
-    result = [float(t) for t in totals]
+    result = [float(piles[s] + fscore[s]) for s in range(n)]
+    depth = len(stack)
     for rank, s in enumerate(order):
-        lose[s] = weights[s] / wsum
-        if rank < len(stack):
+        lose[s] = p = weights[rank] / wsum
+        if rank < depth:
             # the feather its place suggests, hedged by its chance of losing
-            result[s] += stack[rank] * (1.0 - lose[s])
+            result[s] += stack[rank] * (1.0 - p)
     for s, bet in enumerate(f.bets):
         if bet is None:
             continue
@@ -154,11 +174,12 @@ def evaluate(f) -> list:
             result[s] = (0.8 if place == 0 else 0.0) + 0.2 * (n - 1 - place) / (n - 1)
         return result
     totals = expected_totals(f)
-    result = []
-    for s in range(n):
-        best_other = max(totals[o] for o in range(n) if o != s)
-        result.append(1.0 / (1.0 + exp(-(totals[s] - best_other) / 1.5)))
-    return result
+    # the best other total is the top one, or the second for the seat holding the top
+    first = max(range(n), key=totals.__getitem__)
+    top = totals[first]
+    second = max([totals[o] for o in range(n) if o != first])
+    return [1.0 / (1.0 + exp(-(t - (second if s == first else top)) / 1.5))
+            for s, t in enumerate(totals)]
 
 
 class Node:
@@ -235,13 +256,16 @@ def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
             else:
                 cands = [_canonical(fast_basic_move(f, mover))]
             children = node.children
+            get = children.get
             untried = []
+            tried = []
             for m in cands:
-                child = children.get(m)
+                child = get(m)
                 if child is None:
                     untried.append(m)
                 else:
                     child.avail += 1
+                    tried.append(child)
             if untried:
                 m = untried[0] if not path and not children else \
                     untried[rng.randrange(len(untried))]
@@ -251,9 +275,9 @@ def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
                 path.append(child)
                 break
             best, best_score = None, -1.0
-            for m in cands:
-                child = children[m]
-                score = child.total / child.visits + UCB_C * sqrt(log(child.avail) / child.visits)
+            for child in tried:
+                visits = child.visits
+                score = child.total / visits + UCB_C * sqrt(log(child.avail) / visits)
                 if score > best_score:
                     best, best_score = child, score
             f.apply(best.move)
@@ -262,12 +286,11 @@ def search_tree(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
         # rollout
         depth = 0
         while f.stage != OVER and depth < ROLLOUT_DEPTH:
-            mover = f.mover()
             if random_() < EPSILON:
-                cands = candidates(f, mover)
+                cands = candidates(f, f.mover())
                 m = cands[rng.randrange(len(cands))]
             else:
-                m = fast_basic_move(f, mover)
+                m = basic_move_now(f)
             f.apply(m)
             depth += 1
         reward = evaluate(f)

@@ -51,3 +51,9 @@ def can_reject(challenge: str, rejection: str, trump: str) -> bool:
     return SUIT[rejection] == SUIT[challenge] and (
         REJECT_VALUE[rejection] >= CHALLENGE_VALUE[challenge]
     )
+
+
+#: REJECTERS[trump][challenge]: the cards that may be placed on `challenge`
+REJECTERS = {
+    t: {c: frozenset(r for r in CARDS if can_reject(c, r, t)) for c in CARDS} for t in SUITS
+}

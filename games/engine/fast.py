@@ -34,6 +34,10 @@ def _rejects(c: int, r: int, t: int) -> bool:
     return SUIT_OF[r] == SUIT_OF[c] and RV[r] >= CV[c]
 
 
+#: SEATS[seat][k]: k times the seat; UNREJECTED[k]: k unrejected table slots
+SEATS = tuple(tuple((s,) * k for k in range(MAX_LIMIT + 1)) for s in range(5))
+UNREJECTED = tuple((-1,) * k for k in range(MAX_LIMIT + 1))
+
 #: REJ[trump][c]: bit r set when card r rejects challenge card c
 REJ = tuple(
     tuple(sum(1 << r for r in range(30) if _rejects(c, r, t)) for c in range(30))
@@ -127,20 +131,24 @@ class FastState:
         return f
 
     def clone(self) -> "FastState":
+        return self.redeal([h[:] for h in self.hands], self.deck, self.deck_pos, self.bets[:])
+
+    def redeal(self, hands: list, deck: list, deck_pos: int, bets: list) -> "FastState":
+        """A copy with these hands, deck and bets (taken, not copied): a determinization."""
         new = FastState.__new__(FastState)
-        (new.n, new.round, new.deck, new.deck_pos, new.trump, new.trump_card, new.stage,
+        (new.n, new.round, new.trump, new.trump_card, new.stage,
          new.active, new.target, new.supporter, new.limit, new.passed, new.active_done,
          new.supporter_done, new.values, new.unrejected, new.losers, new.pending,
          new.next_deal) = (
-            self.n, self.round, self.deck, self.deck_pos, self.trump, self.trump_card,
+            self.n, self.round, self.trump, self.trump_card,
             self.stage, self.active, self.target, self.supporter, self.limit, self.passed,
             self.active_done, self.supporter_done, self.values, self.unrejected, self.losers,
             self.pending, self.next_deal)
-        new.hands = [h[:] for h in self.hands]
+        new.hands, new.deck, new.deck_pos, new.bets = hands, deck, deck_pos, bets
         new.tc, new.tb, new.tr = self.tc[:], self.tb[:], self.tr[:]
         new.out, new.stack = self.out[:], self.stack[:]
         new.fscore, new.last = self.fscore[:], self.last[:]
-        new.bets, new.bet_piles = self.bets[:], self.bet_piles[:]
+        new.bet_piles = self.bet_piles[:]
         new.discard = self.discard[:]
         return new
 
@@ -241,60 +249,57 @@ class FastState:
             values |= CV_BIT[c]
         self.values = values
         k = len(cards)
-        self.tc.extend(cards)
-        self.tb.extend([seat] * k)
-        self.tr.extend([-1] * k)
+        self.tc += cards
+        self.tb += SEATS[seat][k]
+        self.tr += UNREJECTED[k]
         self.unrejected += k
         self.active_done = self.supporter_done = False
 
-    def _has_add(self, seat: int) -> bool:
-        if len(self.tc) >= self.limit:
-            return False
-        values = self.values
-        for c in self.hands[seat]:
-            if values >> CV[c] & 1:
-                return True
-        return False
-
     def _settle(self) -> None:
+        # whether the target can reject and the attackers add, inlined: the searches'
+        # hottest loop
         while True:
             stage = self.stage
             if stage == RESPOND:
-                if self._target_can_reject():
+                hand = self.hands[self.target]
+                if self.unrejected == 1:
+                    bits = REJ[self.trump][self.tc[self.tr.index(-1)]]
+                    for r in hand:
+                        if bits >> r & 1:
+                            return
+                elif can_reject_all([c for c, r in zip(self.tc, self.tr) if r < 0], hand,
+                                    REJ[self.trump]):
                     return
                 self.passed = True
                 self.stage = stage = EXTEND
-            if stage != EXTEND:
+            elif stage != EXTEND:
                 return
-            if not self.active_done:
-                if self._has_add(self.active):
-                    return
+            if len(self.tc) < self.limit:
+                values = self.values
+                if not self.active_done:
+                    for c in self.hands[self.active]:
+                        if values >> CV[c] & 1:
+                            return
+                    self.active_done = True
+                supporter = self.supporter
+                if supporter >= 0 and not self.supporter_done:
+                    for c in self.hands[supporter]:
+                        if values >> CV[c] & 1:
+                            return
+                    self.supporter_done = True
+            else:
                 self.active_done = True
-            if self.supporter >= 0 and not self.supporter_done:
-                if self._has_add(self.supporter):
-                    return
-                self.supporter_done = True
+                if self.supporter >= 0:
+                    self.supporter_done = True
             self._resolve()
-
-    def _target_can_reject(self) -> bool:
-        hand = self.hands[self.target]
-        rej = REJ[self.trump]
-        tr = self.tr
-        if self.unrejected == 1:
-            bits = rej[self.tc[tr.index(-1)]]
-            for r in hand:
-                if bits >> r & 1:
-                    return True
-            return False
-        return can_reject_all([c for c, r in zip(self.tc, tr) if r < 0], hand, rej)
 
     def _resolve(self) -> None:
         active, target, supporter = self.active, self.target, self.supporter
-        cards = self.tc + [r for r in self.tr if r >= 0]
-        if self.passed:
-            self.hands[target].extend(cards)
-        else:
-            self.discard.extend(cards)
+        pile = self.hands[target] if self.passed else self.discard
+        pile += self.tc
+        for r in self.tr:
+            if r >= 0:
+                pile.append(r)
         self.tc, self.tb, self.tr = [], [], []
         involved = (active, target) if supporter < 0 else (active, target, supporter)
         deck = self.deck
@@ -350,7 +355,6 @@ class FastState:
         self.supporter = -1 if supporter == active else supporter
         self.limit = min(MAX_LIMIT, len(self.hands[target]))
         self.passed = self.active_done = self.supporter_done = False
-        self.tc, self.tb, self.tr = [], [], []
         self.values = 0
         self.unrejected = 0
         self.stage = OPEN

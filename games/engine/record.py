@@ -9,6 +9,8 @@ from .words import Sentence as S
 from .words import gettext_noop as N_  # a marker: makemessages collects N_("…")
 
 FORMAT = "blaze-record/1"
+#: CARD_COUNTS[players]: the game's cards (read only)
+CARD_COUNTS = {n: Counter(full_deck(n)) for n in (3, 4, 5)}
 
 
 class RecordError(ValueError):
@@ -82,7 +84,7 @@ def check_record(record) -> tuple[list, list]:
         raise RecordError(N_("'rounds' must list one or two rounds"))
     n = len(players)
 
-    card_set = Counter(full_deck(n))
+    card_set = CARD_COUNTS[n]
     first = rounds[0]
     hands, deck = _check_deal(first, 1, n)
     if not _is_seat(first.get("start"), n):

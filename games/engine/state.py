@@ -7,15 +7,15 @@ state is always waiting on someone (or over). An illegal move raises
 """
 
 from .cards import (
+    CARD_SET,
     CHALLENGE_VALUE,
     FEATHERS,
     HAND_SIZE,
     MAX_LIMIT,
     RANK,
     REJECT_VALUE,
+    REJECTERS,
     SUIT,
-    can_reject,
-    is_card,
 )
 from .words import Sentence
 from .words import gettext_noop as N_  # a marker: makemessages collects N_("…")
@@ -75,7 +75,7 @@ def _check_cards(cards, seat: int, kind: str) -> None:
         raise IllegalMove(N_("seat {seat} cannot {kind}: 'cards' must be a non-empty list of "
                              "cards"), seat=seat, kind=kind)
     for card in cards:
-        if not is_card(card):
+        if type(card) is not str or card not in CARD_SET:
             raise IllegalMove(N_("seat {seat} cannot {kind}: {card!r} is not a card"),
                               seat=seat, kind=kind, card=card)
 
@@ -85,8 +85,10 @@ def can_reject_all(unrejected: list, hand: list, trump: str) -> bool:
     if len(unrejected) > len(hand):
         return False
     options = []
+    rejecters = REJECTERS[trump]
     for c in unrejected:
-        opts = [i for i, r in enumerate(hand) if can_reject(c, r, trump)]
+        fits = rejecters[c]
+        opts = [i for i, r in enumerate(hand) if r in fits]
         if not opts:
             return False
         options.append(opts)
@@ -235,15 +237,6 @@ class State:
         values = self.values
         return [c for c in self.hands[seat] if CHALLENGE_VALUE[c] in values]
 
-    def _has_add(self, seat: int) -> bool:
-        if len(self.table_cards) >= self.limit:
-            return False
-        values = self.values
-        for c in self.hands[seat]:
-            if CHALLENGE_VALUE[c] in values:
-                return True
-        return False
-
     # ---- moves --------------------------------------------------------------
 
     def apply(self, move) -> None:
@@ -263,21 +256,29 @@ class State:
             raise IllegalMove(N_("{kind} is missing the field {field!r}"),
                               kind=kind, field=missing[0])
         seat = move["seat"]
-        if not _is_int(seat) or not 0 <= seat < self.n:
+        if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalMove(N_("seat must be an integer from 0 to {last}, not {seat!r}"),
                               last=self.n - 1, seat=seat)
-        if self.stage == OVER:
+        stage = self.stage
+        if stage == OVER:
             raise IllegalMove(N_("seat {seat} cannot {kind}: the round is over"),
                               seat=seat, kind=kind)
-        if self.stage != MOVE_STAGE[kind]:
+        if stage != MOVE_STAGE[kind]:
             raise IllegalMove(N_("seat {seat} cannot {kind} now: {needs}"),
-                              seat=seat, kind=kind, needs=STAGE_NEEDS[self.stage])
-        waiting = self.waiting_on
-        if seat not in waiting:
-            who = ", ".join(map(str, waiting))
+                              seat=seat, kind=kind, needs=STAGE_NEEDS[stage])
+        if stage == BET:
+            waited = self.bets[seat] is None
+        elif stage == OPEN:
+            waited = seat == self.active
+        elif stage == RESPOND:
+            waited = seat == self.target
+        else:
+            waited = seat == (self.supporter if self.active_done else self.active)
+        if not waited:
+            who = ", ".join(map(str, self.waiting_on))
             raise IllegalMove(N_("seat {seat} cannot {kind}: the game waits on seat {who}"),
                               seat=seat, kind=kind, who=who)
-        getattr(self, "_" + kind)(seat, move)
+        MOVE_HANDLERS[kind](self, seat, move)
         self.moves[-1].append(move)
         self._settle()
 
@@ -285,7 +286,7 @@ class State:
         cards = move["cards"]
         _check_cards(cards, seat, "challenge")
         rank = RANK[cards[0]]
-        if any(RANK[c] != rank for c in cards):
+        if len(cards) > 1 and any(RANK[c] != rank for c in cards):
             raise IllegalMove(N_("seat {seat} cannot challenge with {cards}: the cards must "
                                  "have the same rank"), seat=seat, cards=" ".join(cards))
         if len(cards) > self.limit:
@@ -296,16 +297,17 @@ class State:
         self.stage = RESPOND
 
     def _play(self, seat: int, cards: list) -> None:
-        hand, known = self.hands[seat], self.known[seat]
+        hand, known, values = self.hands[seat], self.known[seat], self.values
         for c in cards:
             hand.remove(c)
             if known and c in known:
                 known.remove(c)
-            self.table_cards.append(c)
-            self.table_played_by.append(seat)
-            self.table_rejections.append(None)
-            self.values.add(CHALLENGE_VALUE[c])
-        self.unrejected += len(cards)
+            values.add(CHALLENGE_VALUE[c])
+        k = len(cards)
+        self.table_cards += cards
+        self.table_played_by += [seat] * k
+        self.table_rejections += [None] * k
+        self.unrejected += k
         self.active_done = self.supporter_done = False
 
     def _add(self, seat: int, move: dict) -> None:
@@ -333,7 +335,8 @@ class State:
         if type(pairs) is not list or not pairs:
             raise IllegalMove(N_("seat {seat} cannot reject: 'pairs' must be a non-empty list"),
                               seat=seat)
-        table_cards, table_rejections, trump = self.table_cards, self.table_rejections, self.trump
+        table_cards, table_rejections = self.table_cards, self.table_rejections
+        rejecters = REJECTERS[self.trump]
         seen = set()
         cards = []
         for pair in pairs:
@@ -341,10 +344,10 @@ class State:
                 raise IllegalMove(N_("seat {seat} cannot reject: each pair must be [index, card]"),
                                   seat=seat)
             index, card = pair
-            if not _is_int(index) or not 0 <= index < len(table_cards):
+            if type(index) is not int or not 0 <= index < len(table_cards):
                 raise IllegalMove(N_("seat {seat} cannot reject: no challenge card at index "
                                      "{index!r}"), seat=seat, index=index)
-            if not is_card(card):
+            if type(card) is not str or card not in CARD_SET:
                 raise IllegalMove(N_("seat {seat} cannot reject: {card!r} is not a card"),
                                   seat=seat, card=card)
             if index in seen:
@@ -354,7 +357,7 @@ class State:
                 raise IllegalMove(N_("seat {seat} cannot reject: {card} at index {index} is "
                                      "already rejected"), seat=seat, card=table_cards[index],
                                   index=index)
-            if not can_reject(table_cards[index], card, trump):
+            if card not in rejecters[table_cards[index]]:
                 raise IllegalMove(N_("seat {seat} cannot reject {card} with {rejection}"),
                                   seat=seat, card=table_cards[index], rejection=card)
             seen.add(index)
@@ -406,27 +409,41 @@ class State:
         while True:
             stage = self.stage
             if stage == RESPOND:
-                if self._target_can_reject():
+                if self.unrejected == 1:
+                    card = self.table_cards[self.table_rejections.index(None)]
+                    if not REJECTERS[self.trump][card].isdisjoint(self.hands[self.target]):
+                        return
+                elif self._target_can_reject():
                     return
                 self.passed = True
                 self.stage = stage = EXTEND
-            if stage != EXTEND:
+            elif stage != EXTEND:
                 return
-            if not self.active_done:
-                if self._has_add(self.active):
-                    return
+            # whether the attackers can add, inlined: this loop runs after every move
+            if len(self.table_cards) < self.limit:
+                values = self.values
+                if not self.active_done:
+                    for c in self.hands[self.active]:
+                        if CHALLENGE_VALUE[c] in values:
+                            return
+                    self.active_done = True
+                supporter = self.supporter
+                if supporter is not None and not self.supporter_done:
+                    for c in self.hands[supporter]:
+                        if CHALLENGE_VALUE[c] in values:
+                            return
+                    self.supporter_done = True
+            else:
                 self.active_done = True
-            if self.supporter is not None and not self.supporter_done:
-                if self._has_add(self.supporter):
-                    return
-                self.supporter_done = True
+                if self.supporter is not None:
+                    self.supporter_done = True
             self._resolve()
 
     def _target_can_reject(self) -> bool:
         hand, trump = self.hands[self.target], self.trump
         if self.unrejected == 1:
             card = self.table_cards[self.table_rejections.index(None)]
-            return any(can_reject(card, r, trump) for r in hand)
+            return not REJECTERS[trump][card].isdisjoint(hand)
         return can_reject_all(self.unrejected_cards(), hand, trump)
 
     def _resolve(self) -> None:
@@ -439,8 +456,8 @@ class State:
             self.discard.extend(cards)
         self.table_cards, self.table_played_by, self.table_rejections = [], [], []
         involved = (active, target) if supporter is None else (active, target, supporter)
-        if self.phase == 1:
-            deck = self.deck
+        deck = self.deck
+        if self.deck_pos < len(deck):
             for seat in involved:
                 hand = self.hands[seat]
                 need = HAND_SIZE - len(hand)
@@ -538,3 +555,9 @@ class State:
         new.known = [k[:] for k in self.known]
         new.moves = [m[:] for m in self.moves]
         return new
+
+
+MOVE_HANDLERS = {
+    "challenge": State._challenge, "reject": State._reject, "pass": State._pass,
+    "add": State._add, "done": State._done, "bet": State._bet,
+}
