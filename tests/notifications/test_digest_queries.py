@@ -174,3 +174,23 @@ def test_a_reader_no_game_waits_on_is_looked_at_again_an_hour_later(settings, ma
     assert digests_send(NOW, batch=5).sent == 1
     assert readers_due(NOW + timedelta(minutes=59), batch=5) == []
     assert [u.pk for u in readers_due(NOW + timedelta(hours=1), batch=5)] == [idle]
+
+
+def test_a_new_time_zone_or_choice_has_the_reader_looked_at_at_the_next_run(settings):
+    from accounts.forms import SettingsForm
+    from notifications.preferences import notice_settings_set
+
+    settings.DIGEST_HOUR = 8
+    (reader,) = _readers_waited_on(1, random.Random(6))
+    User = get_user_model()
+    tomorrow = datetime(2026, 3, 3, 8, tzinfo=UTC)
+    User.objects.filter(pk=reader).update(digest_next=tomorrow)
+    notice_settings_set(user=User.objects.get(pk=reader), timezone="Asia/Tokyo")
+    assert User.objects.get(pk=reader).digest_next is None
+    User.objects.filter(pk=reader).update(digest_next=tomorrow, email_on_turn="immediate")
+    user = User.objects.get(pk=reader)
+    form = SettingsForm({"language": "", "email_on_turn": "digest", "timezone": user.timezone},
+                        instance=user)
+    assert form.is_valid(), form.errors
+    form.save()
+    assert User.objects.get(pk=reader).digest_next is None
