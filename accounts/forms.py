@@ -24,6 +24,11 @@ class SettingsForm(forms.ModelForm):
         fields = ["language", "email_on_turn", "timezone"]
         widgets = {"email_on_turn": forms.RadioSelect}
 
+    def save(self, commit=True):
+        if {"email_on_turn", "timezone"} & set(self.changed_data):
+            self.instance.digest_next = None  # the digest job looks at them at its next run
+        return super().save(commit)
+
 
 class TokenCreateForm(forms.Form):
     name = forms.CharField(

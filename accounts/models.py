@@ -44,6 +44,9 @@ class User(AbstractUser):
     quiet_start = models.TimeField(null=True, blank=True)
     quiet_end = models.TimeField(null=True, blank=True)
     reminder_hours = models.JSONField(default=list, blank=True)
+    # When the daily digest job next looks at this reader (empty: at its next run); only
+    # notifications.digests writes it.
+    digest_next = models.DateTimeField(null=True, blank=True, editable=False)
     notice_channels = models.JSONField(default=dict, blank=True)
 
     class Meta(AbstractUser.Meta):
@@ -53,12 +56,15 @@ class User(AbstractUser):
             # take it (the forms check first; this closes the race between them).
             models.UniqueConstraint(Lower("username"), name="user_username_unique_casefree"),
         ]
-        # Partial: bots and guests are found among every user (each finished game looks
-        # the bots up; the guest clean-up its guests) without a scan of the table.
+        # Partial: bots, guests and digest readers are found among every user (each finished
+        # game looks the bots up; the guest clean-up its guests; the digest its readers)
+        # without a scan of the table.
         indexes = [
             models.Index(fields=["id"], condition=models.Q(is_bot=True), name="user_bots"),
             models.Index(fields=["date_joined"], condition=models.Q(is_guest=True),
                          name="user_guests"),
+            models.Index(fields=["digest_next", "id"],
+                         condition=models.Q(email_on_turn="digest"), name="user_digest_readers"),
         ]
 
     def __str__(self) -> str:

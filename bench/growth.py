@@ -9,7 +9,10 @@ at the end), seeds them (users x games, and factor x that), then measures each p
 job on one and the other in turn, so both sizes meet the same load on a shared machine.
 Pages are requested in-process through Django's full request path (test client), signed
 in as the seeded player with the most games; time is the median of --repeat rounds, each
-after a warm-up. Targets (issue 28): same queries, time within 1.5x, no page over 200 kB.
+after a warm-up. Memory is the peak of Python's heap during one more call, traced by
+tracemalloc (allocations since the call began, the largest of the rounds; the traced call is
+not the timed one). Targets (issue 28): same queries, time within 1.5x, no page over 200 kB,
+no request over 20 MB of memory; pages over either limit are flagged and the exit status is 1.
 """
 
 import argparse
@@ -17,6 +20,10 @@ import os
 import statistics
 import sys
 import time
+import tracemalloc
+
+PAGE_LIMIT = 200_000  # bytes of a page
+MEMORY_LIMIT = 20_000_000  # bytes of memory a request may take
 
 
 def _setup():
@@ -54,6 +61,7 @@ def _pages() -> list[tuple[str, str]]:
         ("API game list", "/api/v1/games"),
         ("bot profile", "/u/bot-basic/"), ("player profile", f"/u/{player}/"),
         ("head-to-head", f"/u/{player}/?vs=bot-basic"),
+        ("bot head-to-head", f"/u/bot-basic/?vs={player}"),
         ("leaderboard", "/leaderboard/"), ("leaderboard 4", "/leaderboard/?players=4"),
         ("tournaments", "/tournaments/"), ("tournament", f"/tournaments/{big.pk}/"),
         ("game page", f"/games/{finished}/"),
@@ -66,6 +74,7 @@ class Site:
 
     def __init__(self, label: str, name: str):
         self.label, self.name, self.pages, self.player = label, name, None, None
+        self.names = set()
 
     def use(self):
         from django.core.cache import cache
@@ -79,6 +88,7 @@ class Site:
         state_cache_clear()
         if self.pages is None:
             self.pages, self.player = _pages()
+            self.names = {name for name, _ in self.pages}
 
 
 def _once(call) -> tuple[int, float, int]:
@@ -90,6 +100,18 @@ def _once(call) -> tuple[int, float, int]:
         size = call()
         ms = (time.perf_counter() - t) * 1000
     return len(ctx.captured_queries), ms, size
+
+
+def _peak(call) -> int:
+    """The peak of Python's heap while `call` runs, above where it began (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        begun = tracemalloc.get_traced_memory()[0]
+        call()
+        return tracemalloc.get_traced_memory()[1] - begun
+    finally:
+        tracemalloc.stop()
 
 
 def _calls(site: Site) -> dict:
@@ -123,8 +145,10 @@ def measure(sites: list, repeat: int) -> list[dict]:
             for name, call in _calls(site).items():
                 call()  # warm-up: caches, compiled templates
                 queries, ms, size = _once(call)
-                row = out.setdefault(name, {"queries": queries, "ms": [], "bytes": size})
+                row = out.setdefault(name, {"queries": queries, "ms": [], "bytes": size,
+                                            "memory": 0, "page": name in site.names})
                 row["ms"].append(ms)
+                row["memory"] = max(row["memory"], _peak(call))
     for out in results:
         for row in out.values():
             row["ms"] = statistics.median(row["ms"])
@@ -164,13 +188,13 @@ def main(argv=None) -> int:
                 cursor.execute("VACUUM ANALYZE")
             print(f"{label}: seeded {made} in {time.perf_counter() - t:.0f} s",
                   file=sys.stderr)
-        _print(measure(sites, args.repeat), args)
+        over = _print(measure(sites, args.repeat), args)
     finally:
         for site in sites if not args.keep else ():
             connection.close()
             connection.settings_dict["NAME"] = site.name
             connection.creation.destroy_test_db(base, verbosity=0)
-    return 0
+    return 1 if over else 0
 
 
 def _seeded() -> bool:
@@ -179,16 +203,31 @@ def _seeded() -> bool:
     return Game.objects.exists()
 
 
-def _print(sizes, args) -> None:
+def _print(sizes, args) -> list[str]:
+    """The table, then the pages over a limit (returned)."""
     small, large = sizes
     print(f"{args.users} users / {args.games} games against x{args.factor}")
-    print(f"{'':<20}{'queries':>14}{'ms':>18}{'ratio':>7}{'kB':>16}")
+    print(f"{'':<20}{'queries':>14}{'ms':>18}{'ratio':>7}{'kB':>16}{'MB peak':>16}")
+    over = []
     for name in small:
         a, b = small[name], large[name]
         ratio = b["ms"] / a["ms"] if a["ms"] else float("nan")
         print(f"{name:<20}{a['queries']:>6} -> {b['queries']:<5}{a['ms']:>8.1f} -> "
               f"{b['ms']:<7.1f}{ratio:>5.2f}x{a['bytes'] / 1000:>7.1f} -> "
-              f"{b['bytes'] / 1000:<6.1f}")
+              f"{b['bytes'] / 1000:<6.1f}{a['memory'] / 1e6:>6.2f} -> {b['memory'] / 1e6:<6.2f}")
+        for label, row in (("1x", a), (f"{args.factor}x", b)):
+            if not row["page"]:
+                continue
+            if row["memory"] > MEMORY_LIMIT:
+                over.append(f"{name} at {label}: {row['memory'] / 1e6:.1f} MB of memory")
+            if row["bytes"] > PAGE_LIMIT:
+                over.append(f"{name} at {label}: {row['bytes'] / 1000:.0f} kB")
+    for line in over:
+        print(f"OVER THE LIMIT: {line}")
+    if not over:
+        print(f"every page within {PAGE_LIMIT // 1000} kB and "
+              f"{MEMORY_LIMIT // 1_000_000} MB of memory")
+    return over
 
 
 if __name__ == "__main__":

@@ -358,6 +358,11 @@ if PRUNE_BATCH < 1 or PRUNE_MAX_BATCHES < 1:
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
 if not 0 <= DIGEST_HOUR <= 23:
     raise ImproperlyConfigured("DIGEST_HOUR must be an hour from 0 to 23.")
+# Digests one run of send_digests looks at, in due order; when more are due it queues
+# itself for the next batch, so a run costs the same however many readers the site has.
+BLAZE_DIGEST_BATCH = env.int("BLAZE_DIGEST_BATCH", default=200)
+if BLAZE_DIGEST_BATCH < 1:
+    raise ImproperlyConfigured("BLAZE_DIGEST_BATCH must be at least 1.")
 
 # Web Push (RFC 8030/8291/8292). The VAPID key is the raw P-256 private key, base64url
 # (`make run` makes one and keeps it in .run/); without one a development site simply

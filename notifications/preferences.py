@@ -139,6 +139,7 @@ def notice_settings_set(*, user, channels=UNSET, quiet_start=UNSET, quiet_end=UN
         if not isinstance(timezone, str) or timezone not in zoneinfo.available_timezones():
             raise SettingsRefused(_("%(zone)r is not a known time zone") % {"zone": timezone})
         fields["timezone"] = timezone
+        fields["digest_next"] = None  # the digest job looks again at its next run
     if not fields:
         return user
     with transaction.atomic():

@@ -2,18 +2,13 @@
 to run twice: work is claimed with a conditional update or a unique key."""
 
 import logging
-from zoneinfo import ZoneInfo
 
 from celery import shared_task
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from accounts.models import User
 from games.live.presence import presence_here
 from games.models import Game, Seat
-from lib.quiet_hours import quiet_until
 
 from . import preferences
 from .models import EmailOptOut, Notification
@@ -96,68 +91,16 @@ def _waiting_seats(user) -> list:
     return [s for s in seats if s.index in s.game.waiting_on]
 
 
-def _digest_key(user_id: int, day) -> str:
-    return f"digest:{user_id}:{day.isoformat()}"
-
-
 @shared_task(ignore_result=True)
 def send_digests() -> int:
-    """Hourly (beat): from DIGEST_HOUR in each player's time zone, one email a day listing
-    every game waiting on them, for players who chose the digest. Keyed per user and day.
+    """Hourly (beat): the daily digests due (notifications.digests), BLAZE_DIGEST_BATCH
+    readers a run; after a full batch the task queues itself for the next one."""
+    from .digests import digests_send
 
-    A fixed number of queries however many read digests, plus the work of each digest
-    sent: the readers with a game in play, whose digest is due today and not yet sent, and
-    their seats, each read in one query. A digest is claimed by its key, then mailed after
-    the claim commits (a failed send gives the claim back, so the next run sends it)."""
-    from .emails import digest_message
-
-    now = timezone.now()
-    playing = Seat.objects.filter(user=OuterRef("pk"), bot_level__isnull=True,
-                                  game__status=Game.PLAYING)
-    readers = (User.objects.filter(email_on_turn="digest", is_bot=False, is_active=True,
-                                   email_opt_out__isnull=True)
-               .exclude(email="").filter(Exists(playing)))
-    due = {}
-    for user in readers:
-        try:
-            local = now.astimezone(ZoneInfo(user.timezone))
-        except Exception:
-            local = now
-        if local.hour < settings.DIGEST_HOUR:
-            continue
-        if quiet_until(user.timezone, user.quiet_start, user.quiet_end, now) is not None:
-            continue  # the next run after the quiet hours sends it
-        due[_digest_key(user.pk, local.date())] = user
-    sent_already = set(Notification.objects.filter(key__in=list(due))
-                       .values_list("key", flat=True)) if due else set()
-    due = {key: user for key, user in due.items() if key not in sent_already}
-    waiting: dict[int, list] = {}
-    if due:
-        for seat in (Seat.objects.filter(user__in=[u.pk for u in due.values()],
-                                         bot_level__isnull=True, game__status=Game.PLAYING)
-                     .select_related("game").order_by("game_id")):
-            if seat.index in seat.game.waiting_on:
-                waiting.setdefault(seat.user_id, []).append(seat)
-    sent = 0
-    for key, user in due.items():
-        seats = waiting.get(user.pk)
-        if not seats:
-            continue
-        games = ", ".join(str(s.game_id) for s in seats)
-        try:
-            with transaction.atomic():
-                note = Notification.objects.create(
-                    key=key, user=user, kind=Notification.DIGEST, emailed=True,
-                    text=f"Daily digest: games waiting on you: {games}.")
-        except IntegrityError:
-            continue  # another run sent today's digest
-        try:
-            digest_message(user, seats).send()
-        except Exception:
-            note.delete()  # unclaimed: the next run sends it
-            raise
-        sent += 1
-    return sent
+    run = digests_send(timezone.now(), batch=settings.BLAZE_DIGEST_BATCH)
+    if run.more:
+        send_digests.apply_async()
+    return run.sent
 
 
 @shared_task(ignore_result=True)

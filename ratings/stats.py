@@ -115,7 +115,10 @@ def head_to_head(user: User, other: User, viewer=None, recent: int = 10) -> dict
     # a bot may hold several seats of one game: its best place there counts
     theirs = (GameStat.objects.filter(user=other, game_id=OuterRef("game_id"))
               .order_by("rank").values("rank"))
-    together = (GameStat.objects.filter(shown, user=user)
+    # The games both played, as a semi-join: the planner starts from whichever of the two
+    # played fewer (a bot's page against a person reads the person's games, not the bot's).
+    both = GameStat.objects.filter(user=other).values("game_id")
+    together = (GameStat.objects.filter(shown, user=user, game_id__in=both)
                 .annotate(other_rank=Subquery(theirs[:1])).filter(other_rank__isnull=False))
     counts = together.aggregate(games=Count("id"),
                                 ahead=Count("id", filter=Q(rank__lt=F("other_rank"))))
