@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef
 
 from accounts.models import User
@@ -31,12 +31,16 @@ def digest_key(user_id: int, day: date) -> str:
 def readers_due(now: datetime, *, batch: int) -> list:
     """Up to `batch` readers due a look, in due order: those never looked at first (a new
     reader), then by `digest_next`. One query of two index scans that stop at `batch` rows
-    (partial index user_digest_readers): its cost does not grow with the readers."""
+    (partial index user_digest_readers; two queries on SQLite): its cost does not grow with
+    the readers."""
     readers = User.objects.filter(email_on_turn="digest").annotate(
         opted_out=Exists(EmailOptOut.objects.filter(user=OuterRef("pk"))))
     new = readers.filter(digest_next__isnull=True).order_by("pk")[:batch]
     due = readers.filter(digest_next__lte=now).order_by("digest_next", "pk")[:batch]
-    found = list(new.union(due, all=True))
+    if connection.features.supports_slicing_ordering_in_compound:
+        found = list(new.union(due, all=True))
+    else:  # SQLite: no LIMIT inside a UNION, so the two scans are two queries
+        found = [*new, *due]
     found.sort(key=lambda u: (u.digest_next is not None, u.digest_next or now, u.pk))
     return found[:batch]
 
