@@ -39,7 +39,8 @@ def test_healthz_says_every_part_answers(client):
 
 
 def test_healthz_fails_when_the_worker_and_beat_are_silent(client, settings):
-    settings.BLAZE_INMEMORY = False
+    settings.BLAZE_INMEMORY = False  # a site with a worker (eager tasks have none)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     _heartbeats(age_seconds=10 * settings.BLAZE_HEARTBEAT_SECONDS)
     response = client.get("/healthz")
     assert response.status_code == 503
