@@ -1,7 +1,7 @@
 """Running out of time: the built-in bot moves for a player whose clock ran out (the third
 timeout in a row hands the seat to the bot), and players almost out are warned."""
 
-import random
+
 from datetime import datetime
 
 from django.db import transaction
@@ -15,6 +15,7 @@ from games.engine import view
 from games.models import Game, Seat
 from games.selectors import game_state
 from games.services import bot_turn_queue, move_play, seat_abandon
+from lib import chance
 
 from . import clock as C
 from .clocks import (
@@ -84,7 +85,7 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime, streaks: dict) -> N
     last)."""
     state = game_state(game)
     move = bot_choose_move(view(state, row.seat), row.seat, Seat.TAKEOVER_BOT_LEVEL,
-                           random.Random())
+                           chance.new_rng())
     answered = game.seq
     if seat.bot_level:  # a bot seat whose task never came: play it, nobody to tell
         move_play(game_id=game.pk, seq=answered, move=move, bot_seat=row.seat)

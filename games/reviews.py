@@ -10,7 +10,7 @@ would play and how it rates that and the move played. Nothing of it exists while
 game is played; the replay page shows it (`review_for`) to those who may see it.
 """
 
-import random
+
 import time
 from datetime import timedelta
 
@@ -19,6 +19,8 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from lib import chance
 
 from . import bots
 from .cards_text import card_name, cards_list
@@ -153,7 +155,7 @@ def review_work(*, seconds: float | None = None, rng=None) -> str:
         return "idle"
     if seconds is None:
         seconds = settings.BLAZE_REVIEW_SLICE_SECONDS
-    rng = rng or random.Random()
+    rng = rng or chance.new_rng()
     lease = review.lease_until
     game = review.game
     seats = list(Seat.objects.filter(game=game).select_related("user"))

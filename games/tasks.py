@@ -1,8 +1,10 @@
 """Background work on games: bot turns."""
 
-import random
+
 
 from celery import shared_task
+
+from lib import chance
 
 from .bot_moves import bot_choose_move
 from .engine import view
@@ -20,7 +22,7 @@ def bot_move(game_id: int, seq: int) -> int:
     game moved on (another task or a person got there first). Returns the moves made."""
     from .services import GameError, _after_change, bot_turn_queue, game_abort_stalled, move_play
 
-    rng = random.Random()
+    rng = chance.new_rng()
     made = 0
     while made < MAX_MOVES_PER_TASK:
         game = Game.objects.filter(pk=game_id).first()

@@ -32,9 +32,12 @@ def _deals_of_this_test(request, monkeypatch):
     # The site deals and seats with secrets.SystemRandom; a test deals from a generator
     # seeded with its own name, so a test that passes here passes on any machine (CI
     # failed on deals no local run drew: a game longer than a bound, no turn for a viewer).
+    # The bots' moves too (lib.chance): a bot game in a test plays the same everywhere.
     from games import services
+    from lib import chance
 
     monkeypatch.setattr(services, "_system", random.Random(request.node.nodeid))
+    monkeypatch.setattr(chance, "_source", random.Random("bots " + request.node.nodeid))
 
 
 @pytest.fixture(autouse=True)

@@ -9,5 +9,7 @@ class SeededDealsConfig(AppConfig):
 
     def ready(self):
         from games import services
+        from lib import chance
 
         services._system = random.Random(os.environ["BLAZE_E2E_DEAL_SEED"])
+        chance._source = random.Random("bots " + os.environ["BLAZE_E2E_DEAL_SEED"])
