@@ -68,7 +68,7 @@ def digests_send(now: datetime, *, batch: int) -> DigestRun:
     hour = settings.DIGEST_HOUR
     readers = readers_due(now, batch=batch)
     later = now + timedelta(hours=1)
-    local_day = {}
+    local_day, tomorrow_of = {}, {}
     for user in readers:
         zone = zone_of(user.timezone)
         local = now.astimezone(zone)
@@ -80,7 +80,7 @@ def digests_send(now: datetime, *, batch: int) -> DigestRun:
             user.digest_next = _at(local.date(), hour, zone)
         else:
             user.digest_next = None  # decided below
-            user.digest_tomorrow = tomorrow
+            tomorrow_of[user.pk] = tomorrow
     keys = {u.pk: digest_key(u.pk, local_day[u.pk]) for u in readers if u.digest_next is None}
     sent_already = set(Notification.objects.filter(key__in=list(keys.values()))
                        .values_list("key", flat=True)) if keys else set()
@@ -89,7 +89,7 @@ def digests_send(now: datetime, *, batch: int) -> DigestRun:
         if user.digest_next is not None:
             continue
         if keys[user.pk] in sent_already:
-            user.digest_next = user.digest_tomorrow
+            user.digest_next = tomorrow_of[user.pk]
             continue
         quiet_end = quiet_until(user.timezone, user.quiet_start, user.quiet_end, now)
         if quiet_end is not None:
@@ -116,7 +116,7 @@ def digests_send(now: datetime, *, batch: int) -> DigestRun:
                     key=keys[user.pk], user=user, kind=Notification.DIGEST, emailed=True,
                     text=f"Daily digest: games waiting on you: {games}.")
         except IntegrityError:
-            user.digest_next = user.digest_tomorrow  # another run sent today's digest
+            user.digest_next = tomorrow_of[user.pk]  # another run sent today's digest
             continue
         try:
             digest_message(user, seats).send()
@@ -125,7 +125,7 @@ def digests_send(now: datetime, *, batch: int) -> DigestRun:
             log.warning("digest to user %s not sent (%s); tried again in an hour",
                         user.pk, exc)
             continue
-        user.digest_next = user.digest_tomorrow
+        user.digest_next = tomorrow_of[user.pk]
         sent += 1
     if readers:
         User.objects.bulk_update(readers, ["digest_next"])
