@@ -1,6 +1,6 @@
 """The processes of bench/drills.py, in the production shape: a fresh PostgreSQL database,
 a private redis-server (REDIS_URL and CACHE_URL: the shared Redis is never touched), and
-scripts/serve_many.sh (daphne web processes, a worker reading every queue and beat, both
+scripts/serve_many.sh (web processes, a worker reading every queue and beat, both
 under scripts/supervise.py). No Django here: it runs before django.setup()."""
 
 import os
@@ -113,12 +113,12 @@ class Redis:
 
 
 class Site:
-    """scripts/serve_many.sh WEB BASE: daphne on BASE+1.., worker and beat supervised."""
+    """scripts/serve_many.sh WEB BASE: web processes on BASE+1.., worker and beat supervised."""
 
     def __init__(self, env: dict, web: int, run_dir: Path):
         self.env, self.web, self.run_dir = env, web, run_dir
         self.base = free_port() - 1 if web else 0
-        self.daphne_pids: list[int] = []
+        self.web_pids: list[int] = []
         self.worker_supervisor = self.proc = None
 
     @property
@@ -130,11 +130,11 @@ class Site:
             ["bash", "scripts/serve_many.sh", str(self.web), str(self.base)], cwd=ROOT,
             env={**self.env, "RUN_DIR": str(self.run_dir)}, stdout=subprocess.PIPE,
             text=True, start_new_session=True)
-        for _ in range(self.web + 2):  # "daphne :port pid N" ..., "celery worker pid N", beat
+        for _ in range(self.web + 2):  # "uvicorn :port pid N" ..., "celery worker pid N", beat
             line = self.proc.stdout.readline()
             pid = int(line.split(" pid ")[1].split()[0])
-            if line.startswith("daphne"):
-                self.daphne_pids.append(pid)
+            if line.startswith(("uvicorn", "daphne")):
+                self.web_pids.append(pid)
             elif line.startswith("celery worker"):
                 self.worker_supervisor = pid
         if not wait_until(self.healthy, 180, interval=0.5):
@@ -174,7 +174,7 @@ class Site:
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
-        # serve_many.sh's trap stops daphne and the supervisors, which stop worker and beat
+        # serve_many.sh's trap stops web processes and the supervisors, which stop worker and beat
         # (warm: the pool finishes its tasks); the group only gets what is left after.
         self.proc.send_signal(signal.SIGTERM)
         try:

@@ -263,7 +263,7 @@ def _healthz_calls(site: stack.Site, n: int) -> dict:
 
 
 def drill_healthz(args, site: stack.Site, redis: stack.Redis) -> bool:
-    pid = site.daphne_pids[0]
+    pid = site.web_pids[0]
     started = stack.rss_mb(pid)
     _healthz_calls(site, 100)  # warm-up: code paths loaded, pools filled
     rss0, subs0 = stack.rss_mb(pid), _redis_subscriptions(redis.url)

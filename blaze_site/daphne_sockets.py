@@ -17,7 +17,7 @@ class DropSendsWhileClosing:
         async def send_unless_closing(message):
             try:
                 await send(message)
-            except Disconnected:
+            except (Disconnected, OSError):  # daphne's own; the ASGI spec's (uvicorn's)
                 pass
 
         return await self.application(scope, receive, send_unless_closing)

@@ -1,5 +1,5 @@
-"""Run the whole local stack (`make run`): prepare the database, then daphne, a Celery
-worker and Celery beat, stopped together on Ctrl-C.
+"""Run the whole local stack (`make run`): prepare the database, then the web server
+(uvicorn), a Celery worker and Celery beat, stopped together on Ctrl-C.
 
 Redis comes from REDIS_URL; when nothing answers there and redis-server is installed, one
 is started for this run. With no Redis at all the site still runs: in-memory channel
@@ -17,6 +17,8 @@ from urllib.parse import urlparse
 
 from mail_watch import MailWatch, use_mail_files
 from probe import answers
+
+from lib.web_server import uvicorn_options
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -55,7 +57,7 @@ def redis_start(env: dict) -> subprocess.Popen | None:
 
 
 def shared_settings(env: dict) -> None:
-    """What daphne, the worker and beat must agree on: one cache for all of them (Redis
+    """What the web process, the worker and beat must agree on: one cache for all of them (Redis
     when it answers: presence and rate limits written by one are read by another). Mail
     links follow PORT in the settings (SITE_URL unset)."""
     env.setdefault("PORT", "8000")
@@ -106,8 +108,8 @@ def main() -> int:
         manage(env, "migrate", "--noinput")
         manage(env, "blaze_create_bots")
         manage(env, "collectstatic", "--noinput", "--verbosity", "0")
-        commands = [[str(BIN / "daphne"), "-b", "127.0.0.1", "-p", env["PORT"],
-                     "blaze_site.asgi:application"]]
+        commands = [[str(BIN / "uvicorn"), "blaze_site.asgi:application", "--host",
+                     "127.0.0.1", "--port", env["PORT"], *uvicorn_options()]]
         if env.get("BLAZE_INMEMORY") != "1":
             # Under the supervisor: a worker that a Redis restart ends is started again.
             celery = [str(BIN / "python"), str(ROOT / "scripts" / "supervise.py"), "--",

@@ -1,4 +1,4 @@
-"""Helpers for tests that start real server processes (daphne, redis-server)."""
+"""Helpers for tests that start real server processes (daphne or uvicorn, redis-server)."""
 
 import json
 import shutil
@@ -12,6 +12,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from lib.web_server import uvicorn_options
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,7 +35,7 @@ def wait_for_port(proc: subprocess.Popen, port: int, log: Path, seconds: float =
             return
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"daphne did not start on :{port}:\n" + log.read_text()[-4000:])
+                pytest.fail(f"the server did not start on :{port}:\n" + log.read_text()[-4000:])
             time.sleep(0.2)
 
 
@@ -80,16 +82,32 @@ def database_url(settings_dict) -> str | None:
     return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
 
 
+# The two web servers the site is run with (docs/deployment.md), as their commands.
+WEB_SERVERS = ("uvicorn", "daphne")
+
+
+def web_command(server: str, port: int) -> list[str]:
+    if server == "daphne":
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                "blaze_site.asgi:application"]
+    if server == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "blaze_site.asgi:application",
+                "--host", "127.0.0.1", "--port", str(port), *UVICORN_OPTIONS]
+    raise ValueError(f"unknown web server {server!r}")
+
+
+UVICORN_OPTIONS = uvicorn_options()
+
+
 @contextmanager
-def daphne(env: dict, log: Path):
-    """The site in a daphne process of its own on a free port, with `env`, its output in
-    `log`; yields `url` and `proc` (a test may kill it). Stopped at the end."""
+def web(env: dict, log: Path, server: str = "uvicorn"):
+    """The site in a web process of its own (`server`: uvicorn, as deployed, or daphne) on
+    a free port, with `env`, its output in `log`; yields `url` and `proc` (a test may kill
+    it). Stopped at the end."""
     port = free_port()
     with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "blaze_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(web_command(server, port), cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
         try:
             wait_for_port(proc, port, log)
             yield SimpleNamespace(url=f"http://127.0.0.1:{port}", proc=proc)

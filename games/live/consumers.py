@@ -18,7 +18,7 @@ from ..models import Game
 from ..selectors import game_and_seats, game_view_for
 from ..visibility import can_watch, invite_given
 from . import anon_sockets, live_sockets, messages
-from .presence import apresence_leave, apresence_touch
+from .presence import apresence_heartbeat, apresence_leave, apresence_touch
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
@@ -78,7 +78,10 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             watchable = await handshake_read(self.scope, _watchable, self.game_id, user,
                                              self.scope)
         except HandshakeExpired:
-            return  # daphne has dropped the connection already
+            # daphne has dropped the connection already (the close goes nowhere); uvicorn
+            # has no handshake limit and waits for an answer: a refusal
+            await self.close()
+            return
         if not watchable:
             # A game one may not watch is as good as missing.
             self._anon_release()
@@ -155,7 +158,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             await self._forward(view, force=True)
         elif kind == messages.PING:
             if self.user_id is not None:
-                await apresence_touch(self.user_id, self.game_id)  # the heartbeat
+                apresence_heartbeat(self.user_id, self.game_id)
             await self.send_json(messages.pong_message())
         else:
             await self.send_json(messages.error_message(

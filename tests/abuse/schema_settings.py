@@ -1,4 +1,4 @@
-"""Settings of the daphne the schemathesis run talks to (tests/abuse/test_schema_truth.py).
+"""Settings of the web server the schemathesis run talks to (tests/abuse/test_schema_truth.py).
 
 No worker runs: bot turns, clocks and mail are queued in the process's memory and never
 run, as on a site whose workers are busy. With eager tasks one request would play whole

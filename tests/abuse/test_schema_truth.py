@@ -1,6 +1,6 @@
 """The OpenAPI schema tells the truth: a bounded schemathesis run against a live server.
 
-A real daphne serves the site from its own SQLite file (so the run needs neither
+A real uvicorn serves the site from its own SQLite file (so the run needs neither
 PostgreSQL nor this test run's database); schemathesis generates 25 requests per
 operation, follows the schema's links from a new game (stateful phase) and applies every
 check (status codes, content types, response schemas, negative and positive data,
@@ -33,7 +33,7 @@ def _manage(env, *args) -> str:
 
 @pytest.fixture
 def live_site(tmp_path):
-    """daphne on a free port over a fresh SQLite database; yields (url, token)."""
+    """The web server on a free port over a fresh SQLite database; yields (url, token)."""
     keep = {"PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
     env.update(
@@ -48,7 +48,7 @@ def live_site(tmp_path):
     )
     _manage(env, "migrate", "--noinput", "-v0")
     token = _manage(env, "blaze_token", "schema-tester").strip().splitlines()[-1]
-    with servers.daphne(env, tmp_path / "daphne.log") as site:
+    with servers.web(env, tmp_path / "web.log") as site:
         yield site.url, token
 
 

@@ -1,4 +1,4 @@
-"""/healthz on a real daphne with a private Redis: it says whether a worker and beat are
+"""/healthz on a real uvicorn with a private Redis: it says whether a worker and beat are
 alive (their heartbeats), keeps no subscription per call, and a database connection that
 died with the server (PostgreSQL restarted) fails no request."""
 
@@ -29,7 +29,7 @@ ANSWERS = {"ok", "failing", "not used"}
 
 @pytest.fixture
 def site(tmp_path):
-    """A daphne on a private redis-server, with the environment a worker and beat share."""
+    """A web server on a private redis-server, with the environment a worker and beat share."""
     redis_port = servers.free_port()
     with servers.redis_server(redis_port, tmp_path):
         url = f"redis://127.0.0.1:{redis_port}/0"
@@ -39,7 +39,7 @@ def site(tmp_path):
             CHANNEL_LAYER_PREFIX=uuid.uuid4().hex[:8], BLAZE_HEARTBEAT_SECONDS="1",
             DJANGO_SETTINGS_MODULE="blaze_site.settings", DEBUG="1",
             BLAZE_ENV="development", DB_POOL_MAX_SIZE="2")
-        with servers.daphne(env, tmp_path / "daphne.log") as web:
+        with servers.web(env, tmp_path / "web.log") as web:
             yield web.url, env, prefix, redis.Redis.from_url(url)
 
 

@@ -49,7 +49,7 @@ def page(browser):
 
 @pytest.fixture
 def live_asgi(transactional_db, tmp_path, request):
-    """A real daphne (HTTP + WebSocket) on a free port, against this run's test database.
+    """A real uvicorn (HTTP + WebSocket) on a free port, against this run's test database.
 
     Yields an object with `url` and `mail_dir` (one file per sent email). Bot turns run
     eagerly inside the server process (tests/e2e/server_settings.py).
@@ -71,6 +71,6 @@ def live_asgi(transactional_db, tmp_path, request):
         "DEBUG": "1",  # WhiteNoise serves static files from the finders
         "BLAZE_ENV": "development",
     }
-    log = tmp_path / "daphne.log"
-    with servers.daphne(env, log) as site:
+    log = tmp_path / "web.log"
+    with servers.web(env, log) as site:
         yield SimpleNamespace(url=site.url, mail_dir=mail_dir, log=log)

@@ -1,4 +1,4 @@
-"""Settings of the daphne process the browser tests talk to (see `live_asgi` in conftest).
+"""Settings of the web process the browser tests talk to (see `live_asgi` in conftest).
 
 One process does everything: the in-memory channel layer, Celery tasks (bot turns) run
 eagerly in-process, mail lands as files the test reads. Nothing touches the Redis or the

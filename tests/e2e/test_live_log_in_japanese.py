@@ -1,5 +1,5 @@
 """A Japanese player's live game log is Japanese as it arrives, without a reload, in
-Chromium against a real daphne: every line the socket brings during play, and the bots'
+Chromium against a real uvicorn: every line the socket brings during play, and the bots'
 names, are in the page's language."""
 
 import re

@@ -1,5 +1,5 @@
 """The navigation's unread count in Chromium: it appears, grows and goes away without a
-reload as notices come and are read (ws/notices/ through a real daphne); the notice
+reload as notices come and are read (ws/notices/ through a real uvicorn); the notice
 settings page has no serious accessibility issue and offers the device's time zone."""
 
 import json

@@ -1,4 +1,4 @@
-"""No page scrolls sideways on a 390-px phone, in Chromium against a real daphne: the
+"""No page scrolls sideways on a 390-px phone, in Chromium against a real uvicorn: the
 tournaments list and a tournament's standings, the profile's figures, the leaderboard,
 the table and the other pages, in English, Japanese and Spanish, with long names."""
 

@@ -1,5 +1,5 @@
 """A person signs up, opens a table with two bots from the lobby and plays a whole game
-by clicking, in a real browser against a real daphne (HTTP and WebSocket)."""
+by clicking, in a real browser against a real uvicorn (HTTP and WebSocket)."""
 
 import os
 import re

@@ -1,4 +1,4 @@
-"""The strong bot's review under a replay, in Chromium against a real daphne: a player
+"""The strong bot's review under a replay, in Chromium against a real uvicorn: a player
 sees their own decisions, "Show" moves the replay to that position, nothing sticks out
 of a 390-px phone, and the page passes axe."""
 

@@ -1,5 +1,5 @@
 """A Japanese speaker signs up and plays with the whole site in Japanese, in Chromium
-against a real daphne: the browser asks for Japanese (Accept-Language), nothing else."""
+against a real uvicorn: the browser asks for Japanese (Accept-Language), nothing else."""
 
 import re
 import time

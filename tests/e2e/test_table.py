@@ -1,4 +1,4 @@
-"""The table people enjoy, in Chromium against a real daphne: a guest's first game from the
+"""The table people enjoy, in Chromium against a real uvicorn: a guest's first game from the
 home page on a phone, keyboard play, accessibility (axe-core) and pictures of each stage."""
 
 import re

@@ -1,4 +1,4 @@
-"""What you must act on is on screen at every decision, in Chromium against a real daphne:
+"""What you must act on is on screen at every decision, in Chromium against a real uvicorn:
 on a laptop (1280x800) with the first-game tips open, and on a phone (390x844) at a table
 of five, the prompt, the hand, the move buttons and the cards on the table are all in the
 viewport as the page stands (no scrolling to find them), the docked hand covers none of

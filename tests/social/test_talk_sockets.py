@@ -1,5 +1,5 @@
 """Table talk over real sockets: two players and a spectator, each in their language,
-on a daphne of its own (tests.servers), the messages POSTed to it like a browser's."""
+on a web server of its own (tests.servers), the messages POSTed to it like a browser's."""
 
 import asyncio
 import os
@@ -17,9 +17,9 @@ aiohttp = pytest.importorskip("aiohttp")
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis: daphne's layer"),
+    pytest.mark.skipif(settings.BLAZE_INMEMORY, reason="needs Redis: the web process's layer"),
     pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"],
-                       reason="needs PostgreSQL: daphne reads this run's test database"),
+                       reason="needs PostgreSQL: the web process reads this run's test database"),
 ]
 
 
@@ -31,8 +31,8 @@ def site(tmp_path, settings):
            "BLAZE_INMEMORY": "0", "CHANNEL_LAYER_PREFIX": prefix,
            "CELERY_TASK_ALWAYS_EAGER": "1", "DEBUG": "1", "BLAZE_ENV": "development",
            "DB_POOL_MAX_SIZE": "2", "BOT_PAUSE_SECONDS": "0"}
-    log = tmp_path / "daphne.log"
-    with servers.daphne(env, log) as server:
+    log = tmp_path / "web.log"
+    with servers.web(env, log) as server:
         yield server.url
     assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
 

@@ -1,6 +1,6 @@
 """A wave of socket connections (a restart brings every client back at once): the reads
 that decide a handshake have a thread of their own, and one whose handshake has outlived
-daphne's limit is skipped instead of delaying the next ones."""
+the limit (daphne's, or ours under uvicorn) is skipped instead of delaying the next ones."""
 
 import pytest
 from asgiref.sync import async_to_sync

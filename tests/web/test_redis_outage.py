@@ -1,4 +1,4 @@
-"""Redis stops under a live game served by a real daphne: moves are kept, and the log says
+"""Redis stops under a live game served by a real uvicorn: moves are kept, and the log says
 what was skipped in one line each (no traceback); once Redis is back, moves broadcast
 again."""
 
@@ -21,8 +21,8 @@ pytestmark = [
 
 
 @pytest.fixture
-def daphne_on_private_redis(tmp_path):
-    """One daphne whose channel layer, cache and Celery broker are a private redis-server;
+def web_on_private_redis(tmp_path):
+    """One web process whose channel layer, cache and Celery broker are a private redis-server;
     yields its URL, its log's path and a function that stops or starts that Redis."""
     redis_port = servers.free_port()
     with servers.redis_server(redis_port, tmp_path) as restart:
@@ -33,8 +33,8 @@ def daphne_on_private_redis(tmp_path):
                "CELERY_BROKER_URL": redis_url, "CELERY_TASK_ALWAYS_EAGER": "0",
                "CHANNEL_LAYER_PREFIX": uuid.uuid4().hex[:8],
                "DEBUG": "1", "BLAZE_ENV": "development", "DB_POOL_MAX_SIZE": "2"}
-        log = tmp_path / "daphne.log"
-        with servers.daphne(env, log) as site:
+        log = tmp_path / "web.log"
+        with servers.web(env, log) as site:
             yield site.url, log, restart
 
 
@@ -49,8 +49,8 @@ def _play(url, game_id, tokens, rng) -> int:
 
 
 def test_a_move_made_while_redis_is_down_is_kept_and_what_was_skipped_is_one_log_line(
-        daphne_on_private_redis):
-    url, log_path, redis = daphne_on_private_redis
+        web_on_private_redis):
+    url, log_path, redis = web_on_private_redis
     game_id, tokens = _game()
     rng = random.Random(2)
     redis.stop()

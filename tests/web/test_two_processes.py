@@ -1,4 +1,4 @@
-"""Two daphne processes over one PostgreSQL and one Redis act as one site."""
+"""Two web processes (uvicorn or daphne) over one PostgreSQL and one Redis act as one site."""
 
 import asyncio
 import base64
@@ -28,11 +28,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def two_processes(tmp_path, settings):
-    """Two daphne processes sharing this run's test database and one Redis prefix with
-    this process (what it sends to the layer reaches their sockets); yields (proc, url,
-    log) of each."""
+@pytest.fixture(params=servers.WEB_SERVERS)
+def two_processes(request, tmp_path, settings):
+    """Two web processes (of each web server the site runs with, in turn) sharing this
+    run's test database and one Redis prefix with this process (what it sends to the
+    layer reaches their sockets); yields (proc, url, log) of each."""
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     layer = dict(settings.CHANNEL_LAYERS["default"])
     layer["CONFIG"] = {**layer["CONFIG"], "prefix": prefix}
@@ -42,8 +42,9 @@ def two_processes(tmp_path, settings):
            "BLAZE_INMEMORY": "0", "CHANNEL_LAYER_PREFIX": prefix,
            "CELERY_TASK_ALWAYS_EAGER": "1", "DEBUG": "1", "BLAZE_ENV": "development",
            "DB_POOL_MAX_SIZE": "2"}
-    logs = [tmp_path / f"daphne-{name}.log" for name in "ab"]
-    with servers.daphne(env, logs[0]) as a, servers.daphne(env, logs[1]) as b:
+    logs = [tmp_path / f"web-{name}.log" for name in "ab"]
+    server = request.param
+    with servers.web(env, logs[0], server) as a, servers.web(env, logs[1], server) as b:
         yield [(a.proc, a.url, logs[0]), (b.proc, b.url, logs[1])]
     text = "".join(log.read_text() for log in logs)
     assert "Traceback" not in text, text[-3000:]
