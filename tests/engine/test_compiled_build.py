@@ -63,10 +63,14 @@ def test_compiled_and_plain_python_play_the_same_games_and_searches():
             "r = run(4, 4, 'strong', 'basic', iterations=40, seed=5)\n"
             "print(json.dumps({k: r[k] for k in ('iterations', 'ranked', 'win_rate', "
             "'mean_rank', 'mean_score')}))\n"
-            "from games.engine.bench import random_games\nimport random\n"
-            "from games.engine import replay_line\n"
-            "for rec in random_games(5, 0.05, random.Random(2))['records'][:20]:\n"
-            "    print(json.dumps(replay_line(json.dumps(rec))))\n")
+            "import random\nfrom games.engine import export_record, new_game, random_move, "
+            "replay_line\nrng = random.Random(2)\n"
+            "for _ in range(20):\n"
+            "    s, k = new_game(5, rng), 0\n"
+            "    while not s.finished and k < 3000:\n"
+            "        s.apply(random_move(s, rng))\n"
+            "        k += 1\n"
+            "    print(json.dumps(replay_line(json.dumps(export_record(s, list('abcde'))))))\n")
     compiled, pure = _python(code), _python(code, PURE)
     assert compiled == pure
     assert json.loads(compiled.splitlines()[0])["iterations"] > 0
