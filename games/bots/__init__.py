@@ -19,12 +19,16 @@ from .basic import basic_move
 from .determinize import Sampler, determinize
 from .ismcts import bet_by_rollouts, search
 from .review import REVIEW_ITERATIONS, move_key, review_move
-from .rollout import rollout_search
+from .rollout import bet_for_win, rollout_search
 
 #: the strong bot's search: "ismcts" (games/bots/ismcts.py) or "rollout" (rollout.py: a few
 #: points better against basic bots, measurably worse against the first strong bot;
 #: docs/bots.md)
 SEARCH = "ismcts"
+
+#: the strong bot's bets: "loser" (ismcts.bet_by_rollouts) or "win" (rollout.bet_for_win:
+#: the bet with the best chance of winning the game; not yet measured in the arena)
+BET = "loser"
 
 LEVELS = ("random", "basic", "strong")
 DEFAULT_BUDGET_MS = 1000
@@ -54,6 +58,9 @@ def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
     if budget_ms is None and iterations is None:
         budget_ms = DEFAULT_BUDGET_MS
     if view["stage"] == "bet":
+        if BET == "win":
+            return bet_for_win(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
+                               stats=stats)
         return bet_by_rollouts(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
                                stats=stats)
     if SEARCH == "rollout":
