@@ -1,5 +1,6 @@
-"""A message for a socket that daphne is closing is dropped, not raised.
+"""A message for a socket that the server is closing is dropped, not raised.
 
+uvicorn raises `ClientDisconnected` (an OSError, as the ASGI spec asks) on such a send.
 daphne marks a socket gone only once its TCP connection is lost. From a close frame
 (the client's, or the server's own while it waits for the answer) until then, autobahn
 refuses to send ("Attempt to send on a closed protocol"), and a view broadcast to that

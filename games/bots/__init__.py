@@ -27,7 +27,7 @@ from .rollout import bet_for_win, rollout_search
 SEARCH = "ismcts"
 
 #: the strong bot's bets: "loser" (ismcts.bet_by_rollouts) or "win" (rollout.bet_for_win:
-#: the bet with the best chance of winning the game; not yet measured in the arena)
+#: the bet with the best chance of winning the game; measured: no clear gain, docs/bots.md)
 BET = "loser"
 
 LEVELS = ("random", "basic", "strong")

@@ -42,7 +42,7 @@ def evaluate_heuristic(f, seat: int) -> float:
 
 
 #: how the rollout search scores the end of a rollout: `evaluate_heuristic` (as measured
-#: in docs/bots.md) or `evaluate_win` (not yet measured in the arena)
+#: in docs/bots.md) or `evaluate_win` (measured with BET = "win": no clear gain, docs/bots.md)
 EVALUATE = evaluate_heuristic
 
 

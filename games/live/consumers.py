@@ -18,7 +18,7 @@ from ..models import Game
 from ..selectors import game_and_seats, game_view_for
 from ..visibility import can_watch, invite_given
 from . import anon_sockets, live_sockets, messages
-from .presence import apresence_heartbeat, apresence_leave, apresence_touch
+from .presence import apresence_leave, apresence_touch, presence_heartbeat
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
@@ -158,7 +158,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             await self._forward(view, force=True)
         elif kind == messages.PING:
             if self.user_id is not None:
-                apresence_heartbeat(self.user_id, self.game_id)
+                presence_heartbeat(self.user_id, self.game_id)
             await self.send_json(messages.pong_message())
         else:
             await self.send_json(messages.error_message(

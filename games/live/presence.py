@@ -83,7 +83,7 @@ def _write(keys: set[str]) -> None:
 heartbeats = Heartbeats()
 
 
-def apresence_heartbeat(user_id: int, game_id: int) -> None:
+def presence_heartbeat(user_id: int, game_id: int) -> None:
     """A socket's ping: its touch is written with the others (see Heartbeats)."""
     heartbeats.touch(user_id, game_id)
 
