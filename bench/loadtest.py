@@ -38,6 +38,7 @@ from collections import Counter
 import aiohttp
 import orjson
 
+from blaze_site import gc_tuning
 from games.bots import choose_move
 from games.engine import RecordError, import_record
 
@@ -476,6 +477,10 @@ def main(argv=None) -> int:
                         help="open the tables one after another over this long (0: all at "
                              "once); the setup timeout counts from the start")
     args = parser.parse_args(argv)
+    # The client holds thousands of sockets and games: as in a web process, what exists
+    # at start-up is left out of collections and young objects die before one (without
+    # this the client took 1.8 ms of CPU a move at 1,000 tables, with it 1.2).
+    gc_tuning.tune(10_000)
     return _run(main_async(args), args.loop)
 
 
