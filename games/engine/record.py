@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# (annotations are for readers: compiled, `message: str` would refuse a Phrase)
 """Game records in the `blaze-record/1` format (RECORD.md): import, export, replay."""
 
 import json
