@@ -106,7 +106,10 @@ def can_reject_all(unrejected: list, hand: list, trump: str) -> bool:
                 return True
         return False
 
-    return all(augment(k, set()) for k in range(len(options)))
+    for k in range(len(options)):  # a loop, not all(…): no generator to compile
+        if not augment(k, set()):
+            return False
+    return True
 
 
 class State:
@@ -180,7 +183,7 @@ class State:
         self.supporter = None if supporter == active else supporter
         self.limit = min(MAX_LIMIT, len(self.hands[target]))
         self.passed = self.active_done = self.supporter_done = False
-        self.table_cards, self.table_played_by, self.table_rejections = [], [], []
+        # the table is empty already: begin_round and _resolve leave it so
         self.values = set()
         self.unrejected = 0
         self.stage = OPEN
