@@ -19,16 +19,19 @@ cdef class State:
     cdef public set values
 
     cpdef _open(self, Py_ssize_t active)
+    @cython.locals(kind=object, spec=tuple, stage=str)
     cpdef apply(self, move)
     cpdef _not_waited_on(self, seat, kind)
+    @cython.locals(rank=str, c=str)  # not cards: it is checked to be a list inside
     cpdef _challenge(self, Py_ssize_t seat, dict move)
+    @cython.locals(hand=list, known=list, values=set, k=Py_ssize_t)
     cpdef _play(self, Py_ssize_t seat, list cards)
     cpdef _add(self, Py_ssize_t seat, dict move)
     @cython.locals(table_cards=list, table_rejections=list, rejecters=dict, seen=set,
                    cards=list, hand=list, known=list)
     cpdef _reject(self, Py_ssize_t seat, dict move)
     cpdef _bet(self, Py_ssize_t seat, dict move)
-    @cython.locals(stage=str, values=set, supporter=object)
+    @cython.locals(stage=str, values=set, supporter=object, card=str)
     cpdef _settle(self)
     cpdef bint _target_can_reject(self) except -1
     @cython.locals(cards=list, hand=list, deck=list, need=Py_ssize_t)
