@@ -2,7 +2,8 @@
 `make compiled` may build some of their modules as C extensions next to their sources
 (docs/engine.md, "Compiled build"). Such a build is used only while the source it was
 built from is unchanged (games/_compiled.json keeps a checksum of each), and never with
-BLAZE_PURE_PYTHON=1: the .py files are the reference."""
+BLAZE_PURE_PYTHON=1: the .py files are the reference (a .pxd beside one only adds static
+types for the build)."""
 
 import os as _os
 
@@ -33,9 +34,15 @@ def _use_sources_over_stale_builds() -> None:
             source = _os.path.join(path[0], name.rpartition(".")[2] + ".py")
             try:
                 with open(source, "rb") as f:
-                    current = zlib.crc32(f.read()) == built.get(name)
+                    data = f.read()
             except OSError:
                 return None
+            try:  # a .pxd (static types for the build) counts as source too
+                with open(source[:-3] + ".pxd", "rb") as f:
+                    data += f.read()
+            except OSError:
+                pass
+            current = zlib.crc32(data) == built.get(name)
             if current and not pure:
                 return None  # the usual finders pick the extension module
             return spec_from_file_location(name, source)

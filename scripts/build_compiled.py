@@ -2,7 +2,8 @@
 
 Optional: the .py files stay the reference and the only thing a checkout needs; the
 extensions are built next to them (games/engine/state.cpython-311-….so), with a manifest
-(games/_compiled.json) of the sources they were built from. games/__init__.py loads an
+(games/_compiled.json) of the sources they were built from (a module's .pxd, if any, adds
+static types for Cython and counts as source). games/__init__.py loads an
 extension only while its source is unchanged, and never with BLAZE_PURE_PYTHON=1.
 Needs Cython (pyproject's `compiled` extra, pinned) and a C compiler; without them this
 says so and exits 1, and everything runs as plain Python. `--clean` removes the build.
@@ -29,7 +30,9 @@ def source(module: str) -> Path:
 
 
 def checksum(path: Path) -> int:
-    return zlib.crc32(path.read_bytes())
+    """Of the module's source and its .pxd (static types, compiled build only) if it has one."""
+    pxd = path.with_suffix(".pxd")
+    return zlib.crc32(path.read_bytes() + (pxd.read_bytes() if pxd.exists() else b""))
 
 
 def clean() -> None:

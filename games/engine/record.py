@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# (annotations are for readers: compiled, `message: str` would refuse a Phrase)
 """Game records in the `blaze-record/1` format (RECORD.md): import, export, replay."""
 
 import json
@@ -11,6 +13,7 @@ from .words import gettext_noop as N_  # a marker: makemessages collects N_("…
 FORMAT = "blaze-record/1"
 #: CARD_COUNTS[players]: the game's cards (read only)
 CARD_COUNTS = {n: Counter(full_deck(n)) for n in (3, 4, 5)}
+SORTED_DECKS = {n: sorted(full_deck(n)) for n in (3, 4, 5)}
 
 
 class RecordError(ValueError):
@@ -62,10 +65,9 @@ def _check_deal(rnd: dict, number: int, n: int) -> tuple[list, list]:
 
 
 def _excess(part: Counter, whole: Counter) -> str | None:
-    for card, count in sorted(part.items()):
-        if count > whole[card]:
-            return card
-    return None
+    """The first card, in sorted order, that `part` holds more often than `whole`."""
+    bad = [card for card, count in part.items() if count > whole[card]]
+    return min(bad) if bad else None
 
 
 def check_record(record) -> tuple[list, list]:
@@ -89,9 +91,8 @@ def check_record(record) -> tuple[list, list]:
     hands, deck = _check_deal(first, 1, n)
     if not _is_seat(first.get("start"), n):
         raise RecordError(S(N_("round 1: 'start' must be a seat from 0 to {last}"), last=n - 1), 1)
-    first_cards = Counter(deck)
-    for hand in hands:
-        first_cards.update(hand)
+    dealt1 = deck + [c for hand in hands for c in hand]
+    first_cards = Counter(dealt1)
     bad = _excess(first_cards, card_set)
     if bad:
         raise RecordError(S(N_("round 1: the deal holds more {card} than the game has"),
@@ -100,13 +101,12 @@ def check_record(record) -> tuple[list, list]:
     if len(rounds) == 2:
         second = rounds[1]
         hands2, deck2 = _check_deal(second, 2, n)
-        if Counter(deck2) != card_set - first_cards:
+        # round 1's cards are a part of the game's (checked above), so this is
+        # Counter(deck2) == card_set - first_cards, without Counter's slower arithmetic
+        if sorted(dealt1 + deck2) != SORTED_DECKS[n]:
             raise RecordError(N_("round 2: the deck must be exactly the cards not used in "
                                  "round 1"), 2)
-        dealt = Counter()
-        for hand in hands2:
-            dealt.update(hand)
-        bad = _excess(dealt, first_cards)
+        bad = _excess(Counter([c for hand in hands2 for c in hand]), first_cards)
         if bad:
             raise RecordError(S(N_("round 2: {card} is dealt more often than round 1 used it"),
                                 card=bad), 2)

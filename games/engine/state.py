@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# (the compiled build takes its types from state.pxd, not from these annotations)
 """The state of a game of Blaze and the moves that change it (RULES.md, RECORD.md).
 
 `State.apply(move)` takes a RECORD.md move object, checks it completely before
@@ -22,23 +24,20 @@ from .words import gettext_noop as N_  # a marker: makemessages collects N_("…
 
 OPEN, RESPOND, EXTEND, BET, OVER = "open", "respond", "extend", "bet", "over"
 
-MOVE_STAGE = {
-    "challenge": OPEN, "reject": RESPOND, "pass": RESPOND, "add": EXTEND, "done": EXTEND,
-    "bet": BET,
-}
 STAGE_NEEDS = {
     OPEN: N_("the active player must open a challenge"),
     RESPOND: N_("the target must reject every card or pass"),
     EXTEND: N_("the attackers may add cards or be done"),
     BET: N_("every player must place a bet first"),
 }
-MOVE_FIELDS = {
-    "challenge": frozenset(("seat", "move", "cards")),
-    "reject": frozenset(("seat", "move", "pairs")),
-    "pass": frozenset(("seat", "move")),
-    "add": frozenset(("seat", "move", "cards")),
-    "done": frozenset(("seat", "move")),
-    "bet": frozenset(("seat", "move", "on", "value")),
+#: MOVES[kind]: (the move's fields, the stage it is played in); one lookup per move
+MOVES = {
+    "challenge": (frozenset(("seat", "move", "cards")), OPEN),
+    "reject": (frozenset(("seat", "move", "pairs")), RESPOND),
+    "pass": (frozenset(("seat", "move")), RESPOND),
+    "add": (frozenset(("seat", "move", "cards")), EXTEND),
+    "done": (frozenset(("seat", "move")), EXTEND),
+    "bet": (frozenset(("seat", "move", "on", "value")), BET),
 }
 
 
@@ -107,7 +106,10 @@ def can_reject_all(unrejected: list, hand: list, trump: str) -> bool:
                 return True
         return False
 
-    return all(augment(k, set()) for k in range(len(options)))
+    for k in range(len(options)):  # a loop, not all(…): no generator to compile
+        if not augment(k, set()):
+            return False
+    return True
 
 
 class State:
@@ -181,7 +183,7 @@ class State:
         self.supporter = None if supporter == active else supporter
         self.limit = min(MAX_LIMIT, len(self.hands[target]))
         self.passed = self.active_done = self.supporter_done = False
-        self.table_cards, self.table_played_by, self.table_rejections = [], [], []
+        # the table is empty already: begin_round and _resolve leave it so
         self.values = set()
         self.unrejected = 0
         self.stage = OPEN
@@ -244,9 +246,10 @@ class State:
         if type(move) is not dict:
             raise IllegalMove(N_("a move must be a JSON object"))
         kind = move.get("move")
-        fields = MOVE_FIELDS.get(kind) if type(kind) is str else None
-        if fields is None:
+        spec = MOVES.get(kind) if type(kind) is str else None
+        if spec is None:
             raise IllegalMove(N_("unknown move {kind!r}"), kind=kind)
+        fields, needed = spec
         if move.keys() != fields:
             extra = sorted(set(move) - fields)
             missing = sorted(fields - set(move))
@@ -260,35 +263,55 @@ class State:
             raise IllegalMove(N_("seat must be an integer from 0 to {last}, not {seat!r}"),
                               last=self.n - 1, seat=seat)
         stage = self.stage
-        if stage == OVER:
-            raise IllegalMove(N_("seat {seat} cannot {kind}: the round is over"),
-                              seat=seat, kind=kind)
-        if stage != MOVE_STAGE[kind]:
+        if stage != needed:
+            if stage == OVER:
+                raise IllegalMove(N_("seat {seat} cannot {kind}: the round is over"),
+                                  seat=seat, kind=kind)
             raise IllegalMove(N_("seat {seat} cannot {kind} now: {needs}"),
                               seat=seat, kind=kind, needs=STAGE_NEEDS[stage])
-        if stage == BET:
-            waited = self.bets[seat] is None
-        elif stage == OPEN:
-            waited = seat == self.active
+        # dispatch on the stage, which also names the seat waited on (direct calls compile
+        # to C calls in the compiled build)
+        if stage == OPEN:
+            if seat != self.active:
+                self._not_waited_on(seat, kind)
+            self._challenge(seat, move)
         elif stage == RESPOND:
-            waited = seat == self.target
+            if seat != self.target:
+                self._not_waited_on(seat, kind)
+            if kind == "reject":
+                self._reject(seat, move)
+            else:
+                self.passed = True
+                self.stage = EXTEND
+        elif stage == EXTEND:
+            if seat != (self.supporter if self.active_done else self.active):
+                self._not_waited_on(seat, kind)
+            if kind == "add":
+                self._add(seat, move)
+            elif self.active_done:
+                self.supporter_done = True
+            else:
+                self.active_done = True
         else:
-            waited = seat == (self.supporter if self.active_done else self.active)
-        if not waited:
-            who = ", ".join(map(str, self.waiting_on))
-            raise IllegalMove(N_("seat {seat} cannot {kind}: the game waits on seat {who}"),
-                              seat=seat, kind=kind, who=who)
-        MOVE_HANDLERS[kind](self, seat, move)
+            if self.bets[seat] is not None:
+                self._not_waited_on(seat, kind)
+            self._bet(seat, move)
         self.moves[-1].append(move)
         self._settle()
+
+    def _not_waited_on(self, seat: int, kind: str) -> None:
+        who = ", ".join(map(str, self.waiting_on))
+        raise IllegalMove(N_("seat {seat} cannot {kind}: the game waits on seat {who}"),
+                          seat=seat, kind=kind, who=who)
 
     def _challenge(self, seat: int, move: dict) -> None:
         cards = move["cards"]
         _check_cards(cards, seat, "challenge")
         rank = RANK[cards[0]]
-        if len(cards) > 1 and any(RANK[c] != rank for c in cards):
-            raise IllegalMove(N_("seat {seat} cannot challenge with {cards}: the cards must "
-                                 "have the same rank"), seat=seat, cards=" ".join(cards))
+        for c in cards:
+            if RANK[c] != rank:
+                raise IllegalMove(N_("seat {seat} cannot challenge with {cards}: the cards "
+                                     "must have the same rank"), seat=seat, cards=" ".join(cards))
         if len(cards) > self.limit:
             raise IllegalMove(N_("seat {seat} cannot challenge with {count} cards: the limit "
                                  "is {limit}"), seat=seat, count=len(cards), limit=self.limit)
@@ -379,16 +402,6 @@ class State:
         self.unrejected = 0
         self.stage = EXTEND
 
-    def _pass(self, seat: int, move: dict) -> None:
-        self.passed = True
-        self.stage = EXTEND
-
-    def _done(self, seat: int, move: dict) -> None:
-        if seat == self.active and not self.active_done:
-            self.active_done = True
-        else:
-            self.supporter_done = True
-
     def _bet(self, seat: int, move: dict) -> None:
         on, value = move["on"], move["value"]
         if not _is_int(on) or not 0 <= on < self.n:
@@ -399,7 +412,7 @@ class State:
             raise IllegalMove(N_("seat {seat} cannot bet {value!r}: a bet is worth 0 or 1"),
                               seat=seat, value=value)
         self.bets[seat] = (on, value)
-        if all(b is not None for b in self.bets):
+        if None not in self.bets:
             self._start_phase_two()
 
     # ---- automatic moves and resolution -------------------------------------
@@ -534,10 +547,14 @@ class State:
     def clone(self) -> "State":
         """An independent copy, cheap enough for bots that search many games."""
         new = State.__new__(State)
-        for name in ("n", "round", "deck", "deck_pos", "trump_card", "trump", "stage",
-                     "active", "target", "supporter", "limit", "passed", "active_done",
-                     "supporter_done", "unrejected", "pending", "next_deal", "deals", "starts"):
-            setattr(new, name, getattr(self, name))
+        new.n, new.round, new.stage = self.n, self.round, self.stage
+        new.deck, new.deck_pos = self.deck, self.deck_pos
+        new.trump_card, new.trump = self.trump_card, self.trump
+        new.active, new.target, new.supporter = self.active, self.target, self.supporter
+        new.limit, new.passed, new.unrejected = self.limit, self.passed, self.unrejected
+        new.active_done, new.supporter_done = self.active_done, self.supporter_done
+        new.pending, new.next_deal = self.pending, self.next_deal
+        new.deals, new.starts = self.deals, self.starts
         new.hands = [h[:] for h in self.hands]
         new.table_cards = self.table_cards[:]
         new.table_played_by = self.table_played_by[:]
@@ -556,8 +573,3 @@ class State:
         new.moves = [m[:] for m in self.moves]
         return new
 
-
-MOVE_HANDLERS = {
-    "challenge": State._challenge, "reject": State._reject, "pass": State._pass,
-    "add": State._add, "done": State._done, "bet": State._bet,
-}

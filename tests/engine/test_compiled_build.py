@@ -1,7 +1,7 @@
 """The optional compiled build (`make compiled`, scripts/build_compiled.py): the .py files stay
-the reference. Without a build (no compiler, a fresh clone) only the first test runs; with
-one, the conformance suites also run on the plain-Python modules and both give the same
-games and searches."""
+the reference. Without a build (no compiler, a fresh clone) only the first and last tests
+run; with one, the conformance suites also run on the plain-Python modules and both give
+the same games and searches."""
 
 import json
 import os
@@ -74,3 +74,14 @@ def test_compiled_and_plain_python_play_the_same_games_and_searches():
     compiled, pure = _python(code), _python(code, PURE)
     assert compiled == pure
     assert json.loads(compiled.splitlines()[0])["iterations"] > 0
+
+
+def test_state_pxd_declares_every_slot_of_state():
+    # compiled, State is an extension type: an undeclared attribute could not be set
+    from games.engine.state import State
+
+    declared = set()
+    for line in (ROOT / "games/engine/state.pxd").read_text().splitlines():
+        if line.startswith("    cdef public "):
+            declared.update(n.strip() for n in line.split(None, 3)[3].split(","))
+    assert declared == set(State.__slots__)
