@@ -21,7 +21,7 @@ MODULES = [
     "games.engine.cards", "games.engine.state", "games.engine.record", "games.engine.legal",
     "games.engine.fast", "games.engine.position", "games.engine.view",
     "games.bots.basic", "games.bots.fastbasic", "games.bots.determinize",
-    "games.bots.ismcts", "games.bots.rollout",
+    "games.bots.ismcts", "games.bots.rollout", "games.bots.plan",
 ]
 
 

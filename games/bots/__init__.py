@@ -7,8 +7,9 @@ Levels:
 - `random`: uniform over every legal move of the seat (`legal_moves`); the
   lists are enumerated in full (a few hundred moves at most).
 - `basic`: rules of thumb (games/bots/basic.py).
-- `strong`: ISMCTS over determinizations of the view (games/bots/ismcts.py),
-  with a time budget (`budget_ms`) or an iteration count (`iterations`).
+- `strong`: a search over determinizations of the view (games/bots/plan.py: paired
+  rollouts with a tree of the bot's own later decisions), with a time budget
+  (`budget_ms`) or a count of deals (`iterations`).
 """
 
 import random as _random
@@ -18,13 +19,13 @@ from games.engine.legal import legal_moves
 from .basic import basic_move
 from .determinize import Sampler, determinize
 from .ismcts import bet_by_rollouts, search
+from .plan import plan_search
 from .review import REVIEW_ITERATIONS, move_key, review_move
 from .rollout import bet_for_win, rollout_search
 
-#: the strong bot's search: "ismcts" (games/bots/ismcts.py) or "rollout" (rollout.py: a few
-#: points better against basic bots, measurably worse against the first strong bot;
-#: docs/bots.md)
-SEARCH = "ismcts"
+#: the strong bot's search: "plan" (games/bots/plan.py), "ismcts" (ismcts.py: the strong bot
+#: before issue 33's plan search) or "rollout" (rollout.py); measured in docs/bots.md
+SEARCH = "plan"
 
 #: the strong bot's bets: "loser" (ismcts.bet_by_rollouts) or "win" (rollout.bet_for_win:
 #: the bet with the best chance of winning the game; measured: no clear gain, docs/bots.md)
@@ -63,6 +64,9 @@ def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
                                stats=stats)
         return bet_by_rollouts(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
                                stats=stats)
+    if SEARCH == "plan":
+        return plan_search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
+                           stats=stats)
     if SEARCH == "rollout":
         return rollout_search(sampler, seat, rng, iterations=iterations, budget_ms=budget_ms,
                               stats=stats)

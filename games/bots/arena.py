@@ -120,6 +120,7 @@ def run(players: int, games: int, bot: str, vs: str, budget_ms=None, iterations=
         "think_p95_ms": 1000 * times_sorted[int(0.95 * (len(times) - 1))] if times else 0.0,
         "think_max_ms": 1000 * times_sorted[-1] if times else 0.0,
         "iterations": stats.get("iterations", 0),
+        "deals": stats.get("deals", 0),
         "iterations_per_s": (stats["iterations"] / stats["search_seconds"]
                              if stats.get("search_seconds") else 0.0),
         # per second of CPU: the figure that does not depend on what else the machine runs
@@ -144,7 +145,8 @@ def report(r: dict) -> str:
         f"({r['decisions']} decisions)",
     ]
     if r["iterations"]:
-        lines.append(f"search: {r['iterations']} iterations, "
+        deals = f" in {r['deals']} deals" if r["deals"] else ""
+        lines.append(f"search: {r['iterations']} iterations{deals}, "
                      f"{r['iterations_per_s']:.0f} iterations/s "
                      f"({r['iterations_per_cpu_s']:.0f} per CPU second)")
     return "\n".join(lines)

@@ -49,7 +49,7 @@ def test_seat_not_waited_on_is_refused():
 def test_strong_bot_stops_searching_when_its_time_budget_is_spent(monkeypatch):
     # A fake clock that advances 10 ms whenever the bot looks at it: a 100 ms budget
     # allows a handful of iterations, however fast or busy the machine is.
-    from games.bots import ismcts, rollout
+    from games.bots import ismcts, plan, rollout
 
     now = [0.0]
 
@@ -57,7 +57,7 @@ def test_strong_bot_stops_searching_when_its_time_budget_is_spent(monkeypatch):
         now[0] += 0.010
         return now[0]
 
-    for module in (ismcts, rollout):
+    for module in (ismcts, plan, rollout):
         monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=tick))
     state = new_game(4, random.Random(3))
     seat = state.waiting_on[0]

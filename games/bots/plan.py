@@ -1,0 +1,141 @@
+"""The strong bot's search over its own plan: paired rollouts with a tree of the bot's
+later decisions under each root move.
+
+`rollout.rollout_search` judges each root move followed by the basic policy for every
+seat, the bot's own seat included: one step of policy improvement. Against basic bots
+the basic policy is an exact model of the others, so this search improves the bot's own
+later decisions too. Each iteration deals one determinization and plays every root
+candidate on it (common random numbers, as the rollout search); below each root move a
+tree holds only the bot's own decisions (the other seats play the basic move of the
+dealt cards, which is what a basic bot would do), chosen by UCB1 with availability
+counts over `ismcts.candidates`. Progressive widening keeps the basic move first and
+admits other moves only as a node is visited, so early rollouts stay basic ones.
+"""
+
+import time
+from math import log, sqrt
+from time import process_time
+
+from games.engine.fast import OVER, decode_move
+
+from . import rollout
+from .fastbasic import fast_basic_move
+from .ismcts import candidates
+
+#: exploration constant of UCB1 below the root
+UCB_C = 0.5
+#: progressive widening: a node visited n times may try 1 + int(PW_C * n ** PW_ALPHA) moves
+PW_C = 0.5
+PW_ALPHA = 0.5
+#: with a time budget, stop after this many deals
+MAX_DEALS = 200
+
+
+class Node:
+    __slots__ = ("children", "visits", "avail", "total", "seen")
+
+    def __init__(self):
+        self.children = {}
+        self.visits = 0  # times chosen (as a child)
+        self.avail = 1  # times it could have been chosen
+        self.total = 0.0
+        self.seen = 0  # times the bot decided here (as a parent)
+
+
+def _playout(g, seat: int, node: Node, evaluate) -> float:
+    """Play `g` to the end of the round: the bot's seat through the tree while it can,
+    everyone else (and the bot once off the tree) by the basic policy."""
+    path = []
+    in_tree = True
+    depth = 0
+    limit = rollout.MAX_ROLLOUT
+    while g.stage != OVER and depth < limit:
+        depth += 1
+        mover = g.mover()
+        if mover != seat or not in_tree:
+            g.apply(fast_basic_move(g, mover))
+            continue
+        cands = candidates(g, seat)
+        if len(cands) == 1:
+            g.apply(cands[0])
+            continue
+        allowed = 1 + int(PW_C * node.seen ** PW_ALPHA)
+        node.seen += 1
+        children = node.children
+        best, best_score = None, -1.0
+        new = None
+        for m in cands[:allowed]:
+            child = children.get(m)
+            if child is None:
+                new = m
+                break
+            child.avail += 1
+        if new is not None:
+            child = children[new] = Node()
+            g.apply(new)
+            path.append(child)
+            in_tree = False
+            continue
+        for m in cands[:allowed]:
+            child = children[m]
+            v = child.visits
+            score = child.total / v + UCB_C * sqrt(log(child.avail) / v)
+            if score > best_score:
+                best, best_score, move = child, score, m
+        g.apply(move)
+        path.append(best)
+        node = best
+    reward = evaluate(g, seat)
+    for child in path:
+        child.visits += 1
+        child.total += reward
+    return reward
+
+
+def plan_search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None) -> dict:
+    """The root candidate with the best mean reward over `iterations` deals (MAX_DEALS
+    by default) or `budget_ms`; `stats` counts playouts as iterations, and the deals."""
+    moves, totals, _ = plan_trees(sampler, seat, rng, iterations, budget_ms, stats)
+    best = max(range(len(moves)), key=lambda j: (totals[j], -j))
+    return decode_move(moves[best])
+
+
+def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None):
+    """The search itself: (root candidates, their total rewards, the tree under each)."""
+    deadline = (None if budget_ms is None
+                else time.perf_counter() + 0.9 * budget_ms / 1000.0 - 0.010)
+    if iterations is None:
+        iterations = MAX_DEALS
+    started, cpu_started = time.perf_counter(), process_time()
+    f = sampler.sample_fast(rng)
+    moves = candidates(f, seat)
+    trees = [Node() for _ in moves]
+    totals = [0.0] * len(moves)
+    if len(moves) == 1:
+        return moves, totals, trees
+    evaluate = rollout.EVALUATE
+    deals = playouts = 0
+    while deals < iterations:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        base = sampler.sample_fast(rng)
+        rewards = []
+        for j, m in enumerate(moves):
+            if deadline is not None and rewards and time.perf_counter() >= deadline:
+                break  # a deal judged for only some candidates would not be a fair pair
+            g = base.clone()
+            g.apply(m)
+            rewards.append(_playout(g, seat, trees[j], evaluate))
+        if len(rewards) < len(moves):
+            break
+        for j, r in enumerate(rewards):
+            totals[j] += r
+        deals += 1
+        playouts += len(moves)
+    if stats is not None:
+        stats["iterations"] = stats.get("iterations", 0) + playouts
+        stats["deals"] = stats.get("deals", 0) + deals
+        stats["search_seconds"] = stats.get("search_seconds", 0.0) + time.perf_counter() - started
+        stats["search_cpu_seconds"] = (stats.get("search_cpu_seconds", 0.0)
+                                       + process_time() - cpu_started)
+    return moves, totals, trees

@@ -1,0 +1,77 @@
+"""The strong bot's plan search: basic play for the other seats, a tree of its own decisions."""
+import random
+
+from games.bots import choose_move, plan
+from games.bots.determinize import Sampler
+from games.bots.fastbasic import fast_basic_move
+from games.bots.ismcts import candidates
+from games.bots.rollout import MAX_ROLLOUT, evaluate_heuristic
+from games.engine import legal_moves, new_game, random_move, view
+from games.engine.fast import OVER
+
+
+def decisions(players: int, seed: int, count: int):
+    """(state, seat) pairs where a seat has a choice to make, from a game of random moves."""
+    rng = random.Random(seed)
+    state = new_game(players, rng)
+    found = []
+    while not state.finished and len(found) < count:
+        seat = state.waiting_on[0]
+        if state.stage != "bet":
+            f = Sampler(view(state, seat), seat).sample_fast(random.Random(0))
+            if len(candidates(f, seat)) > 1:
+                found.append((state.clone(), seat))
+        state.apply(random_move(state, rng))
+    return found
+
+
+def test_a_playout_on_a_fresh_tree_is_the_basic_game():
+    for state, seat in decisions(4, 1, 12):
+        f = Sampler(view(state, seat), seat).sample_fast(random.Random(5))
+        played, reference = f.clone(), f.clone()
+        reward = plan._playout(played, seat, plan.Node(), evaluate_heuristic)
+        # the bot's first choice is its first candidate (the basic move), then basic play
+        first, depth = True, 0
+        while reference.stage != OVER and depth < MAX_ROLLOUT:
+            mover = reference.mover()
+            if mover == seat and first:
+                cands = candidates(reference, seat)
+                reference.apply(cands[0])
+                first = len(cands) == 1
+            else:
+                reference.apply(fast_basic_move(reference, mover))
+            depth += 1
+        assert played.scores() == reference.scores() and played.out == reference.out
+        assert reward == evaluate_heuristic(reference, seat)
+
+
+def test_every_candidate_is_judged_on_every_deal():
+    state, seat = decisions(4, 2, 1)[0]
+    stats: dict = {}
+    moves, totals, trees = plan.plan_trees(Sampler(view(state, seat), seat), seat,
+                                           random.Random(1), iterations=30, stats=stats)
+    assert stats["deals"] == 30 and stats["iterations"] == 30 * len(moves)
+    assert len(totals) == len(trees) == len(moves) > 1
+
+
+def test_the_tree_holds_only_the_bots_own_moves_and_tries_several_of_them():
+    state, seat = decisions(4, 3, 1)[0]
+    _, _, trees = plan.plan_trees(Sampler(view(state, seat), seat), seat, random.Random(2),
+                                  iterations=200)
+    widest = 0
+    stack = list(trees)
+    while stack:
+        node = stack.pop()
+        widest = max(widest, len(node.children))
+        for move, child in node.children.items():
+            assert move[1] == seat
+            stack.append(child)
+    assert widest >= 2  # later decisions of its own were not all left to the basic policy
+
+
+def test_the_strong_bot_plays_the_same_legal_move_for_the_same_view_and_seed():
+    for state, seat in decisions(5, 4, 6):
+        v = view(state, seat)
+        move = choose_move(v, seat, random.Random(3), "strong", iterations=15)
+        assert move in legal_moves(state, seat)
+        assert choose_move(v, seat, random.Random(3), "strong", iterations=15) == move
