@@ -102,40 +102,17 @@ def plan_search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
 
 def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None):
     """The search itself: (root candidates, their total rewards, the tree under each)."""
-    deadline = (None if budget_ms is None
-                else time.perf_counter() + 0.9 * budget_ms / 1000.0 - 0.010)
-    if iterations is None:
-        iterations = MAX_DEALS
+    deadline = rollout.deadline_of(budget_ms)
+    iterations = MAX_DEALS if iterations is None else iterations
     started, cpu_started = time.perf_counter(), process_time()
-    f = sampler.sample_fast(rng)
-    moves = candidates(f, seat)
+    moves = candidates(sampler.sample_fast(rng), seat)
     trees = [Node() for _ in moves]
     totals = [0.0] * len(moves)
     if len(moves) == 1:
         return moves, totals, trees
     evaluate = rollout.EVALUATE
-    deals = playouts = 0
-    while deals < iterations:
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
-        base = sampler.sample_fast(rng)
-        rewards = []
-        for j, m in enumerate(moves):
-            if deadline is not None and rewards and time.perf_counter() >= deadline:
-                break  # a deal judged for only some candidates would not be a fair pair
-            g = base.clone()
-            g.apply(m)
-            rewards.append(_playout(g, seat, trees[j], evaluate))
-        if len(rewards) < len(moves):
-            break
-        for j, r in enumerate(rewards):
-            totals[j] += r
-        deals += 1
-        playouts += len(moves)
-    if stats is not None:
-        stats["iterations"] = stats.get("iterations", 0) + playouts
-        stats["deals"] = stats.get("deals", 0) + deals
-        stats["search_seconds"] = stats.get("search_seconds", 0.0) + time.perf_counter() - started
-        stats["search_cpu_seconds"] = (stats.get("search_cpu_seconds", 0.0)
-                                       + process_time() - cpu_started)
+    totals, deals = rollout.paired_totals(
+        sampler, rng, moves, lambda g, j: _playout(g, seat, trees[j], evaluate), iterations,
+        deadline)
+    rollout.search_stats(stats, deals * len(moves), deals, started, cpu_started)
     return moves, totals, trees

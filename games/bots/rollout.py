@@ -46,53 +46,71 @@ def evaluate_heuristic(f, seat: int) -> float:
 EVALUATE = evaluate_heuristic
 
 
-def rollout_search(sampler, seat: int, rng, iterations=None, budget_ms=None,
-                   stats=None) -> dict:
-    """The candidate with the best mean reward after `iterations` deals (MAX_DEALS by
-    default) or `budget_ms`, whichever comes first.
-    `stats` counts playouts (one per candidate and deal) as iterations, and the deals."""
-    # stop early enough for the view, the sampler, the answer and a busy machine's
-    # scheduling (at 97% of the budget the p95 reached 1,020 ms of 1,000 on a loaded host)
-    deadline = (None if budget_ms is None
-                else time.perf_counter() + 0.9 * budget_ms / 1000.0 - 0.010)
-    if iterations is None:
-        iterations = MAX_DEALS
-    started, cpu_started = time.perf_counter(), process_time()
-    f = sampler.sample_fast(rng)
-    moves = candidates(f, seat)
-    if len(moves) == 1:
-        return decode_move(moves[0])
+def deadline_of(budget_ms) -> float | None:
+    """When a search with `budget_ms` stops (perf_counter time; None: no budget): early
+    enough for the view, the sampler, the answer and a busy machine's scheduling (at 97%
+    of the budget the p95 reached 1,020 ms of 1,000 on a loaded host)."""
+    return None if budget_ms is None else time.perf_counter() + 0.9 * budget_ms / 1000.0 - 0.010
+
+
+def paired_totals(sampler, rng, moves: list, playout, iterations: int, deadline) -> tuple:
+    """Every candidate in `moves` played on each of up to `iterations` deals until the
+    `deadline` (perf_counter time, or None): the candidates' total rewards and the deals.
+    `playout(g, j)` plays on from candidate j applied to a clone of the deal, and scores."""
     totals = [0.0] * len(moves)
-    deals = playouts = 0
-    while True:
-        if iterations is not None and deals >= iterations:
-            break
+    deals = 0
+    while deals < iterations:
         if deadline is not None and time.perf_counter() >= deadline:
             break
         base = sampler.sample_fast(rng)
         rewards = []
-        for m in moves:
+        for j, m in enumerate(moves):
             if deadline is not None and rewards and time.perf_counter() >= deadline:
                 break  # a deal judged for only some candidates would not be a fair pair
             g = base.clone()
             g.apply(m)
-            depth = 0
-            while g.stage != OVER and depth < MAX_ROLLOUT:
-                g.apply(fast_basic_move(g, g.mover()))
-                depth += 1
-            rewards.append(EVALUATE(g, seat))
+            rewards.append(playout(g, j))
         if len(rewards) < len(moves):
             break
         for j, r in enumerate(rewards):
             totals[j] += r
         deals += 1
-        playouts += len(moves)
-    if stats is not None:
-        stats["iterations"] = stats.get("iterations", 0) + playouts
-        stats["deals"] = stats.get("deals", 0) + deals
-        stats["search_seconds"] = stats.get("search_seconds", 0.0) + time.perf_counter() - started
-        stats["search_cpu_seconds"] = (stats.get("search_cpu_seconds", 0.0)
-                                       + process_time() - cpu_started)
+    return totals, deals
+
+
+def search_stats(stats: dict | None, playouts: int, deals: int, started: float,
+                 cpu_started: float) -> None:
+    """Add a search's playouts (as iterations), deals and wall and CPU seconds to `stats`."""
+    if stats is None:
+        return
+    stats["iterations"] = stats.get("iterations", 0) + playouts
+    stats["deals"] = stats.get("deals", 0) + deals
+    stats["search_seconds"] = stats.get("search_seconds", 0.0) + time.perf_counter() - started
+    stats["search_cpu_seconds"] = (stats.get("search_cpu_seconds", 0.0)
+                                   + process_time() - cpu_started)
+
+
+def rollout_search(sampler, seat: int, rng, iterations=None, budget_ms=None,
+                   stats=None) -> dict:
+    """The candidate with the best mean reward after `iterations` deals (MAX_DEALS by
+    default) or `budget_ms`, whichever comes first.
+    `stats` counts playouts (one per candidate and deal) as iterations, and the deals."""
+    deadline = deadline_of(budget_ms)
+    iterations = MAX_DEALS if iterations is None else iterations
+    started, cpu_started = time.perf_counter(), process_time()
+    moves = candidates(sampler.sample_fast(rng), seat)
+    if len(moves) == 1:
+        return decode_move(moves[0])
+
+    def basic_playout(g, _j):
+        depth = 0
+        while g.stage != OVER and depth < MAX_ROLLOUT:
+            g.apply(fast_basic_move(g, g.mover()))
+            depth += 1
+        return EVALUATE(g, seat)
+
+    totals, deals = paired_totals(sampler, rng, moves, basic_playout, iterations, deadline)
+    search_stats(stats, deals * len(moves), deals, started, cpu_started)
     best = max(range(len(moves)), key=lambda j: (totals[j], -j))
     return decode_move(moves[best])
 
