@@ -29,6 +29,9 @@ PW_C = 0.5
 PW_ALPHA = 0.5
 #: with a time budget, stop after this many deals
 MAX_DEALS = 200
+#: a playout's reward is multiplied by DISCOUNT ** moves: below 1, a shorter way to the
+#: same result wins, so the bot does not defer a decision by going round in circles
+DISCOUNT = 1.0
 
 
 class Node:
@@ -86,6 +89,8 @@ def _playout(g, seat: int, node: Node, evaluate) -> float:
         path.append(best)
         node = best
     reward = evaluate(g, seat)
+    if DISCOUNT != 1.0:
+        reward *= DISCOUNT ** depth
     for child in path:
         child.visits += 1
         child.total += reward

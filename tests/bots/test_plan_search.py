@@ -25,22 +25,28 @@ def decisions(players: int, seed: int, count: int):
     return found
 
 
+def basic_game(f, seat: int):
+    """`f` played on as a playout on a fresh tree should: the bot's first choice is its
+    first candidate (the basic move), then basic play; returns the number of moves."""
+    first, depth = True, 0
+    while f.stage != OVER and depth < MAX_ROLLOUT:
+        mover = f.mover()
+        if mover == seat and first:
+            cands = candidates(f, seat)
+            f.apply(cands[0])
+            first = len(cands) == 1
+        else:
+            f.apply(fast_basic_move(f, mover))
+        depth += 1
+    return depth
+
+
 def test_a_playout_on_a_fresh_tree_is_the_basic_game():
     for state, seat in decisions(4, 1, 12):
         f = Sampler(view(state, seat), seat).sample_fast(random.Random(5))
         played, reference = f.clone(), f.clone()
         reward = plan._playout(played, seat, plan.Node(), evaluate_heuristic)
-        # the bot's first choice is its first candidate (the basic move), then basic play
-        first, depth = True, 0
-        while reference.stage != OVER and depth < MAX_ROLLOUT:
-            mover = reference.mover()
-            if mover == seat and first:
-                cands = candidates(reference, seat)
-                reference.apply(cands[0])
-                first = len(cands) == 1
-            else:
-                reference.apply(fast_basic_move(reference, mover))
-            depth += 1
+        basic_game(reference, seat)
         assert played.scores() == reference.scores() and played.out == reference.out
         assert reward == evaluate_heuristic(reference, seat)
 
@@ -75,3 +81,15 @@ def test_the_strong_bot_plays_the_same_legal_move_for_the_same_view_and_seed():
         move = choose_move(v, seat, random.Random(3), "strong", iterations=15)
         assert move in legal_moves(state, seat)
         assert choose_move(v, seat, random.Random(3), "strong", iterations=15) == move
+
+
+def test_a_discount_makes_a_longer_way_to_the_same_result_worth_less(monkeypatch):
+    state, seat = decisions(4, 1, 1)[0]
+    f = Sampler(view(state, seat), seat).sample_fast(random.Random(5))
+    plain, discounted, reference = f.clone(), f.clone(), f.clone()
+    reward = plan._playout(plain, seat, plan.Node(), evaluate_heuristic)
+    monkeypatch.setattr(plan, "DISCOUNT", 0.99)
+    less = plan._playout(discounted, seat, plan.Node(), evaluate_heuristic)
+    moves = basic_game(reference, seat)
+    assert moves > 10 and reward > 0
+    assert abs(less - reward * 0.99 ** moves) < 1e-12 and less < reward
