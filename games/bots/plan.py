@@ -20,7 +20,7 @@ from games.engine.fast import OVER, decode_move
 
 from . import rollout
 from .fastbasic import fast_basic_move
-from .ismcts import candidates
+from .ismcts import candidates, move_key
 
 #: exploration constant of UCB1 below the root
 UCB_C = 0.5
@@ -105,12 +105,20 @@ def plan_search(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=
     return decode_move(moves[best])
 
 
-def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None):
-    """The search itself: (root candidates, their total rewards, the tree under each)."""
+def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=None,
+               include: tuple | None = None, playouts: int | None = None):
+    """The search itself: (root candidates, their total rewards, the tree under each).
+    `include`: a fast move of `seat`, legal in the view, judged among the root's
+    candidates too (the review's move actually played); `playouts`: instead of
+    `iterations`, as many deals as give every candidate this many playouts in all."""
     deadline = rollout.deadline_of(budget_ms)
     iterations = MAX_DEALS if iterations is None else iterations
     started, cpu_started = time.perf_counter(), process_time()
     moves = candidates(sampler.sample_fast(rng), seat)
+    if include is not None and move_key(include) not in {move_key(m) for m in moves}:
+        moves.append(include)
+    if playouts is not None:
+        iterations = max(1, playouts // len(moves))
     trees = [Node() for _ in moves]
     totals = [0.0] * len(moves)
     if len(moves) == 1:

@@ -4,9 +4,10 @@ move actually played, from that seat's view alone (as in play: fair by construct
     best, chances = review_move(view(state, seat), seat, played, iterations=1000)
     chances[move_key(played)], chances[move_key(best)]
 
-Estimates are the ISMCTS's mean reward of each root move (`ismcts.evaluate` for the
-seat: exact at the end of the game, else its heuristic chance of leading), which the
-review reports as the estimated chance of ranking first.
+It runs the strong bot's own search (`plan.plan_trees`, the same deals for every move
+judged). Estimates are each root move's mean reward (`rollout.EVALUATE` for the seat:
+exact at the end of the game, else the heuristic chance of leading after the round),
+which the review reports as the estimated chance of ranking first.
 """
 
 import json
@@ -15,10 +16,10 @@ import random as _random
 from games.engine.fast import KIND_NAMES, decode_move, encode_move
 
 from .determinize import Sampler
-from .ismcts import best_child, search_tree
 from .ismcts import move_key as _fast_key
+from .plan import plan_trees
 
-#: iterations per decision by default (about 0.1 s of CPU on an idle core)
+#: playouts per decision by default (about 0.1 s of CPU on an idle core)
 REVIEW_ITERATIONS = 1000
 
 
@@ -31,7 +32,7 @@ def review_move(view: dict, seat: int, played: dict, rng=None,
                 iterations: int = REVIEW_ITERATIONS) -> tuple[dict, dict]:
     """(the strong bot's move, {move_key(move): estimated chance of ranking first}) at a
     play decision of `seat` (a RECORD.md move, with "seat"), computed from
-    `view(state, seat)` alone after `iterations` ISMCTS iterations; `played`, the move
+    `view(state, seat)` alone after about `iterations` playouts; `played`, the move
     the seat made there (legal in the view), is always among the moves judged.
     A seat with a single sensible move gets it with an empty estimate. Bets are not
     reviewed (ValueError), nor positions not waiting on `seat`."""
@@ -42,15 +43,14 @@ def review_move(view: dict, seat: int, played: dict, rng=None,
     if rng is None:
         rng = _random.Random()
     include = encode_move({**played, "seat": seat})
-    root, root_moves = search_tree(Sampler(view, seat), seat, rng, iterations=iterations,
-                                   include=include)
-    if root is None:
-        return decode_move(root_moves[0]), {}
-    chances = {}
-    for child in root.children.values():
-        if child.visits:
-            chances[_key(child.move)] = child.total / child.visits
-    return decode_move(best_child(root).move), chances
+    moves, totals, _ = plan_trees(Sampler(view, seat), seat, rng, include=include,
+                                  playouts=iterations)
+    if len(moves) == 1:
+        return decode_move(moves[0]), {}
+    deals = max(1, iterations // len(moves))
+    chances = {_key(m): totals[j] / deals for j, m in enumerate(moves)}
+    best = max(range(len(moves)), key=lambda j: (totals[j], -j))  # ties: the basic move
+    return decode_move(moves[best]), chances
 
 
 def _key(m: tuple) -> str:

@@ -7,8 +7,8 @@ the site's default budget.
 
 Plays deals from `seed` until one lasts at least `--moves` moves, then reviews its first
 `--moves` moves as games.reviews does: every play decision (bets are not reviewed) with
-min(iterations, max(100, game_iterations // decisions)) ISMCTS iterations, from the
-mover's view only. Prints the wall and CPU seconds of the whole review.
+min(iterations, max(100, game_iterations // decisions)) playouts of the strong bot's
+search, from the mover's view only. Prints the wall and CPU seconds of the whole review.
 """
 
 import argparse

@@ -63,3 +63,22 @@ def test_bets_and_positions_not_waiting_on_the_seat_are_refused():
     with pytest.raises(ValueError, match="bets"):
         review_move(view(state, s), s, {"move": "bet", "on": (s + 1) % 3, "value": 0},
                     iterations=100)
+
+
+def test_the_reviews_choice_is_the_strong_bots_move():
+    """The review asks the strong bot's own search: on the same deals (same seed) it
+    names the move the strong bot plays, when the move played is one it judges anyway."""
+    from games.bots import Sampler
+    from games.bots.ismcts import candidates
+
+    compared = 0
+    for state, seat, played in positions(5, 12):
+        v = view(state, seat)
+        count = len(candidates(Sampler(v, seat).sample_fast(random.Random(0)), seat))
+        best, chances = review_move(v, seat, played, rng=random.Random(9),
+                                    iterations=20 * count)
+        strong = choose_move(v, seat, rng=random.Random(9), level="strong", iterations=20)
+        if chances and len(chances) == count:  # the basic move played: no extra candidate
+            compared += 1
+            assert move_key(best) == move_key(strong)
+    assert compared > 5
