@@ -91,6 +91,12 @@ def eve(db):
 
 
 @pytest.fixture
+def players(ann, bob, cat):
+    """Three players, as most three-seat games in the tests need them."""
+    return [ann, bob, cat]
+
+
+@pytest.fixture
 def ann_client(client, ann):
     client.force_login(ann)
     return client

@@ -10,7 +10,6 @@ from blaze_site.asgi import application
 from games import services
 from games.models import Game
 from games.selectors import game_state
-from tests.conftest import make_user
 from tests.games_helpers import assert_view_hides_cards, random_legal_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,11 +24,6 @@ def _own_channel_prefix(settings):
         config["prefix"] = f"test-{uuid.uuid4().hex[:8]}"
         layers["default"]["CONFIG"] = config
     settings.CHANNEL_LAYERS = layers
-
-
-@pytest.fixture
-def players():
-    return [make_user(name) for name in ("ann", "bob", "cat")]
 
 
 def _started(users):

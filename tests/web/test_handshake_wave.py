@@ -17,18 +17,13 @@ from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def users(ann, bob, cat):
-    return [ann, bob, cat]
+def test_a_handshake_read_that_comes_too_late_is_skipped(players, monkeypatch, settings):
+    async_to_sync(_too_late)(players, monkeypatch, settings)
 
 
-def test_a_handshake_read_that_comes_too_late_is_skipped(users, monkeypatch, settings):
-    async_to_sync(_too_late)(users, monkeypatch, settings)
-
-
-async def _too_late(users, monkeypatch, settings):
-    game = await database_sync_to_async(_started)(users)
-    token = await database_sync_to_async(_token)(users[0])
+async def _too_late(players, monkeypatch, settings):
+    game = await database_sync_to_async(_started)(players)
+    token = await database_sync_to_async(_token)(players[0])
     checked = []
     real = consumers._watchable
 
@@ -49,11 +44,11 @@ async def _too_late(users, monkeypatch, settings):
     assert checked == [game.pk]  # nothing read for the late one
 
 
-def test_handshake_reads_run_on_their_own_thread_not_the_consumers_one(users):
-    async_to_sync(_own_thread)(users)
+def test_handshake_reads_run_on_their_own_thread_not_the_consumers_one(players):
+    async_to_sync(_own_thread)(players)
 
 
-async def _own_thread(users):
+async def _own_thread(players):
     import threading
 
     seen = []

@@ -19,21 +19,16 @@ from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def users(ann, bob, cat):
-    return [ann, bob, cat]
-
-
-async def _open_and_forget(game, users):
+async def _open_and_forget(game, players):
     """Each user's socket, connected (its view read), with the connect's touch removed."""
     sockets = []
-    for user in users:
+    for user in players:
         ws = _connect(game.pk, await database_sync_to_async(_token)(user))
         assert (await ws.connect())[0]
         assert (await ws.receive_json_from(timeout=5))["type"] == "view"
         sockets.append(ws)
     await database_sync_to_async(cache.delete_many)(
-        [presence._key(u.pk, game.pk) for u in users])
+        [presence._key(u.pk, game.pk) for u in players])
     return sockets
 
 
@@ -42,11 +37,11 @@ async def _ping(ws):
     assert (await ws.receive_json_from(timeout=5))["type"] == "pong"
 
 
-def _here(users, game):
-    return [presence.presence_here(u.pk, game.pk) for u in users]
+def _here(players, game):
+    return [presence.presence_here(u.pk, game.pk) for u in players]
 
 
-def test_the_pings_of_many_sockets_are_written_together_in_one_cache_write(users, monkeypatch):
+def test_the_pings_of_many_sockets_are_written_together_in_one_cache_write(players, monkeypatch):
     writes = []
     real_set_many = cache.set_many
     monkeypatch.setattr(cache, "set_many", lambda data, *a, **k: (
@@ -54,51 +49,51 @@ def test_the_pings_of_many_sockets_are_written_together_in_one_cache_write(users
     monkeypatch.setattr(presence, "HEARTBEAT_FLUSH_SECONDS", 3600)  # flushed by hand below
 
     async def scenario():
-        game = await database_sync_to_async(_started)(users)
-        sockets = await _open_and_forget(game, users)
+        game = await database_sync_to_async(_started)(players)
+        sockets = await _open_and_forget(game, players)
         writes.clear()
         for ws in sockets:
             await _ping(ws)
         # answered at once, written later
-        assert await database_sync_to_async(_here)(users, game) == [False] * 3
+        assert await database_sync_to_async(_here)(players, game) == [False] * 3
         await presence.heartbeats.flush()
-        assert writes == [sorted(presence._key(u.pk, game.pk) for u in users)]
-        assert await database_sync_to_async(_here)(users, game) == [True] * 3
+        assert writes == [sorted(presence._key(u.pk, game.pk) for u in players)]
+        assert await database_sync_to_async(_here)(players, game) == [True] * 3
         for ws in sockets:
             await ws.disconnect()
 
     async_to_sync(scenario)()
 
 
-def test_a_ping_is_written_by_itself_a_few_seconds_later(users, monkeypatch):
+def test_a_ping_is_written_by_itself_a_few_seconds_later(players, monkeypatch):
     monkeypatch.setattr(presence, "HEARTBEAT_FLUSH_SECONDS", 0.05)
 
     async def scenario():
-        game = await database_sync_to_async(_started)(users)
-        [ws, *others] = await _open_and_forget(game, users)
+        game = await database_sync_to_async(_started)(players)
+        [ws, *others] = await _open_and_forget(game, players)
         await _ping(ws)
         for _ in range(600):  # a guard against a hang, not a bound on speed
-            if (await database_sync_to_async(_here)(users, game))[0]:
+            if (await database_sync_to_async(_here)(players, game))[0]:
                 break
             await asyncio.sleep(0.05)
-        assert await database_sync_to_async(_here)(users, game) == [True, False, False]
+        assert await database_sync_to_async(_here)(players, game) == [True, False, False]
         for socket in [ws, *others]:
             await socket.disconnect()
 
     async_to_sync(scenario)()
 
 
-def test_closing_the_socket_drops_its_unwritten_ping_and_its_presence(users, monkeypatch):
+def test_closing_the_socket_drops_its_unwritten_ping_and_its_presence(players, monkeypatch):
     monkeypatch.setattr(presence, "HEARTBEAT_FLUSH_SECONDS", 3600)
 
     async def scenario():
-        game = await database_sync_to_async(_started)(users)
-        sockets = await _open_and_forget(game, users)
+        game = await database_sync_to_async(_started)(players)
+        sockets = await _open_and_forget(game, players)
         for ws in sockets:
             await _ping(ws)
         await sockets[0].disconnect()
         await presence.heartbeats.flush()
-        assert await database_sync_to_async(_here)(users, game) == [False, True, True]
+        assert await database_sync_to_async(_here)(players, game) == [False, True, True]
         for ws in sockets[1:]:
             await ws.disconnect()
 
