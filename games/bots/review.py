@@ -43,11 +43,12 @@ def review_move(view: dict, seat: int, played: dict, rng=None,
     if rng is None:
         rng = _random.Random()
     include = encode_move({**played, "seat": seat})
+    counted: dict = {}
     moves, totals, _ = plan_trees(Sampler(view, seat), seat, rng, include=include,
-                                  playouts=iterations)
+                                  playouts=iterations, stats=counted)
     if len(moves) == 1:
         return decode_move(moves[0]), {}
-    deals = max(1, iterations // len(moves))
+    deals = counted["deals"]
     chances = {_key(m): totals[j] / deals for j, m in enumerate(moves)}
     best = max(range(len(moves)), key=lambda j: (totals[j], -j))  # ties: the basic move
     return decode_move(moves[best]), chances
