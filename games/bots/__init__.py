@@ -4,8 +4,8 @@
     move = choose_move(view(state, seat), seat, level="strong", budget_ms=1000)
 
 Levels:
-- `random`: uniform over every legal move of the seat (`legal_moves`); the
-  lists are enumerated in full (a few hundred moves at most).
+- `random`: uniform over every legal move of the seat, listed from its view alone
+  (`legal_moves_of_view`: a few hundred moves at most).
 - `basic`: rules of thumb (games/bots/basic.py).
 - `strong`: a search over determinizations of the view (games/bots/plan.py: paired
   rollouts with a tree of the bot's own later decisions), with a time budget
@@ -14,7 +14,7 @@ Levels:
 
 import random as _random
 
-from games.engine.legal import legal_moves
+from games.engine.legal import legal_moves_of_view
 
 from .basic import basic_move
 from .determinize import Sampler, determinize
@@ -50,10 +50,10 @@ def choose_move(view: dict, seat: int, rng=None, level: str = "basic",
         raise ValueError(f"the game does not wait on seat {seat}")
     if rng is None:
         rng = _random.Random()
-    sampler = Sampler(view, seat)
-    if level == "random":
-        moves = legal_moves(sampler.sample(rng), seat)
+    if level == "random":  # its own cards and options are all it needs: no deal sampled
+        moves = legal_moves_of_view(view, seat)
         return moves[rng.randrange(len(moves))]
+    sampler = Sampler(view, seat)
     if level == "basic":
         return basic_move(sampler.sample(rng), seat, rng)
     if budget_ms is None and iterations is None:

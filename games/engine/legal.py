@@ -22,24 +22,10 @@ def _sub_multisets(cards: list, max_size: int) -> list[list]:
 def _reject_assignments(state: State) -> list[list]:
     """Every distinct way to reject all unrejected cards with distinct hand cards."""
     trump = state.trump
-    targets = [i for i, r in enumerate(state.table_rejections) if r is None]
     hand = sorted(state.hands[state.target])
-    found = set()
-
-    def extend(k: int, used: tuple, pairs: tuple):
-        if k == len(targets):
-            found.add(pairs)
-            return
-        index = targets[k]
-        tried = set()
-        for i, card in enumerate(hand):
-            if i in used or card in tried or not can_reject(state.table_cards[index], card, trump):
-                continue
-            tried.add(card)
-            extend(k + 1, used + (i,), pairs + ((index, card),))
-
-    extend(0, (), ())
-    return [[list(p) for p in pairs] for pairs in sorted(found)]
+    rejecters = {i: {c for c in hand if can_reject(state.table_cards[i], c, trump)}
+                 for i, r in enumerate(state.table_rejections) if r is None}
+    return _assignments(sorted(rejecters), hand, rejecters)
 
 
 def legal_moves(state: State, seat: int | None = None) -> list[dict]:
@@ -70,6 +56,60 @@ def legal_moves(state: State, seat: int | None = None) -> list[dict]:
                     moves.append({"seat": s, "move": "bet", "on": on, "value": 0})
                     moves.append({"seat": s, "move": "bet", "on": on, "value": 1})
     return moves
+
+
+def legal_moves_of_view(view: dict, seat: int) -> list[dict]:
+    """legal_moves(state, seat) from `seat`'s view alone (its hand and `options`): a
+    client's own list, with no hidden card needed. Without `options` (the game does not
+    wait on the seat) the list is empty."""
+    opts = view.get("options")
+    if not opts:
+        return []
+    hand = view["hand"]
+    if "challenge" in opts:
+        allowed = set(opts["challenge"])
+        by_rank: dict[str, list] = {}
+        for c in hand:
+            if c in allowed:
+                by_rank.setdefault(RANK[c], []).append(c)
+        return [{"seat": seat, "move": "challenge", "cards": combo}
+                for cards in by_rank.values() for combo in _sub_multisets(cards, opts["limit"])]
+    if "reject" in opts:
+        rejecters = {int(i): set(cards) for i, cards in opts["reject"].items()}
+        moves = [{"seat": seat, "move": "reject", "pairs": pairs}
+                 for pairs in _assignments(sorted(rejecters), sorted(hand), rejecters)]
+        return moves + [{"seat": seat, "move": "pass"}]
+    if "done" in opts:
+        addable = set(opts.get("add", ()))
+        room = opts.get("limit", 0) if addable else 0
+        return [{"seat": seat, "move": "add", "cards": combo}
+                for combo in _sub_multisets([c for c in hand if c in addable], room)
+                ] + [{"seat": seat, "move": "done"}]
+    if "bet" in opts:
+        return [{"seat": seat, "move": "bet", "on": on, "value": v}
+                for on in opts["bet"]["on"] for v in opts["bet"]["values"]]
+    return []
+
+
+def _assignments(targets: list, hand: list, rejecters: dict) -> list[list]:
+    """Every distinct way to give each target index its own hand card among its
+    `rejecters`, as _reject_assignments finds them."""
+    found = set()
+
+    def extend(k: int, used: tuple, pairs: tuple):
+        if k == len(targets):
+            found.add(pairs)
+            return
+        index = targets[k]
+        tried = set()
+        for i, card in enumerate(hand):
+            if i in used or card in tried or card not in rejecters[index]:
+                continue
+            tried.add(card)
+            extend(k + 1, used + (i,), pairs + ((index, card),))
+
+    extend(0, (), ())
+    return [[list(p) for p in pairs] for pairs in sorted(found)]
 
 
 def options(state: State, seat: int) -> dict | None:

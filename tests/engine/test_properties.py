@@ -12,6 +12,7 @@ from games.engine import (
     full_deck,
     import_record,
     legal_moves,
+    legal_moves_of_view,
     new_game,
     random_move,
     summary,
@@ -169,3 +170,14 @@ def test_every_listed_legal_move_is_accepted_and_options_agree(game, stop_at):
     opts = view(s, seat)["options"]
     kinds = {m["move"] for m in moves if m["seat"] == seat}
     assert kinds == {k for k in opts if k != "limit"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_a_seats_view_lists_exactly_its_legal_moves(game):
+    n, seed = game
+    _, seen = _played(n, seed)
+    for state in seen:
+        for seat in range(n):
+            listed = legal_moves_of_view(view(state, seat), seat)
+            assert sorted(listed, key=repr) == sorted(legal_moves(state, seat), key=repr)
