@@ -17,8 +17,21 @@ $(STAMP): pyproject.toml | $(PY)
 
 deps: $(STAMP)
 
+# The site's bots think with the compiled engine where a C compiler is here (built once,
+# again only when a hot module changes; about 2 minutes); else, or with COMPILED=0, as plain
+# Python, which behaves the same.
+COMPILED ?= 1
+HOT_SOURCES := $(wildcard games/engine/*.py games/engine/*.pxd games/bots/*.py)
+
 run: $(STAMP)
+	@if [ "$(COMPILED)" != 0 ] && command -v cc >/dev/null; then \
+	  $(MAKE) --no-print-directory games/_compiled.json \
+	  || echo "No compiled build: the engine and bots run as plain Python."; fi
 	$(PY) scripts/run_stack.py
+
+games/_compiled.json: $(HOT_SOURCES) | $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,compiled]'
+	$(PY) scripts/build_compiled.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

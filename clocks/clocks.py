@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 LIVE_CHECK_MAX_SECONDS = 15 * 60
 
 WRITTEN = "clock_rows"  # events.note: the rows a move just charged, in seat order
+READ = "clock_rows_read"  # events.note: the rows the move's locked read brought
 CLOCK_FIELDS = ["remaining", "running_since", "deadline", "warn_at", "warned",
                 "reminded", "timeouts_in_row"]
 
@@ -109,11 +110,16 @@ def clocks_start(game, now: datetime | None = None) -> None:
 def clocks_on_move(game, *, mover: int, state_after, now: datetime | None = None,
                    seats: dict | None = None) -> None:
     """Charge the mover, start and stop clocks, and tell players whose turn it is. Call
-    inside move_play's transaction (on move_played), holding the game row lock, after the
-    move is applied and `game` saved (its `seq`, `status` are the new ones). `seats`:
+    inside move_play's transaction (on move_played), holding the game row lock, once the
+    move is applied (`game`'s `seq`, `status` are the new ones, written with these rows). `seats`:
     index -> Seat row with its user, when the caller has them already."""
     tc = time_control_of(game)
-    rows = _clock_rows_locked(game.pk)
+    # Brought by the move's read of the game row it locked: every writer of a game's clocks
+    # holds that lock, but for the reminders' claims, which write only rows whose turn is
+    # still the one they read, and fields the move writes only when it changes them.
+    rows = events.noted(game, READ)
+    if rows is None or len(rows) != game.players:
+        rows = _clock_rows_locked(game.pk)
     if tc is None or not rows:
         return
     now = now or timezone.now()

@@ -4,7 +4,8 @@ games.events.player_notice (notices.py)."""
 from games import events
 
 from .calendar import waiting_deadlines
-from .clocks import clock_view, clocks_on_move, clocks_start, clocks_stop, reminders_refresh
+from .clocks import READ, clock_view, clocks_on_move, clocks_start, clocks_stop, reminders_refresh
+from .models import SeatClock
 
 
 def on_game_started(*, game) -> None:
@@ -38,4 +39,5 @@ def connect() -> None:
     events.game_ended.connect(on_game_ended, when=events.IN_TRANSACTION, order=30,
                               name="clocks.clocks_stop")
     events.view_part_register("clocks", clock_view)
+    events.seat_table_register(READ, SeatClock)
     events.deadlines_register(waiting_deadlines)

@@ -85,11 +85,13 @@ class Event:
 # A game got its deal and started: `game` is saved (status playing, seq 0, waiting_on set).
 game_started = Event("game_started", ("game",))
 
-# One move is in the log: `game` is saved with the new seq, status and waiting_on; `seat`
-# is the mover's index, `move` the RECORD.md move object (with "seat"), `state` the
-# engine state after it, `seats` the game's Seat rows (with their users) as the mover's
-# transaction read them, so listeners need not read them again. Sent before `game_ended`
-# when the move ends the game.
+# One move is made: `game` holds the new seq, status and waiting_on, written with the move
+# in the same round trip as the in-transaction listeners' own lib.rows updates (a
+# listener reading the database sees the game as it was); `seat` is the mover's index,
+# `move` the RECORD.md move object (with "seat"), `state` the engine state after it,
+# `seats` the game's Seat rows (with their users) as the mover's transaction read them,
+# so listeners need not read them again. Sent before `game_ended` when the move ends the
+# game.
 move_played = Event("move_played", ("game", "seat", "move", "state", "seats"))
 
 # A started game stopped being played: `game` is saved (status finished or aborted, with
@@ -151,6 +153,25 @@ def unnote(game, key: str) -> None:
     notes = _notes.get()
     if notes is not None:
         notes.pop((game.pk, key), None)
+
+
+# ---- rows of apps above that every move reads: in the move's one locked read ----------------
+
+_seat_tables: list[tuple[str, type]] = []
+
+
+def seat_table_register(name: str, model) -> None:
+    """`model` holds at most one row a seat of a game (fields `game` and `seat`, the seat's
+    index): the move's locked read brings them joined to the seats, noted under `name`
+    for the rest of the write (events.noted(game, name): in seat order, one a seat that
+    has a row), so a listener need not read them again. One per name; in a ready()."""
+    global _seat_tables
+    _seat_tables = sorted([(n, m) for n, m in _seat_tables if n != name] + [(name, model)],
+                          key=lambda item: item[0])
+
+
+def seat_tables() -> list[tuple[str, type]]:
+    return list(_seat_tables)
 
 
 # ---- parts of a game's view that apps above contribute ------------------------------------

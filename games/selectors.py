@@ -163,6 +163,11 @@ def _game_columns():
             rows.Columns(get_user_model(), "u"))
 
 
+@cache
+def _seat_table_columns(model) -> rows.Columns:
+    return rows.Columns(model, f"t_{model._meta.db_table}")
+
+
 def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
     """The game row and its seats with their users, in one statement (lib.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
@@ -170,7 +175,9 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
 
     On PostgreSQL the same statement brings the moves this process's cached state lacks
     (from the newest state held, and the move before it for its words): a process that
-    did not make the game's last moves catches up without another query."""
+    did not make the game's last moves catches up without another query. A locked read
+    also brings the rows apps above keep a seat (events.seat_table_register), noted for
+    the write: the move's listeners do not read them again."""
     g, s, u = _game_columns()
     tail, params = "", [game_id]
     if rows.vendor() == "postgresql":
@@ -179,18 +186,26 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
         tail = (f", (SELECT json_agg(m.payload ORDER BY m.seq)::text"
                 f" FROM {Move._meta.db_table} m WHERE m.game_id = g.id AND m.seq >= %s)")
         params = [since, game_id]
-    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql}{tail} FROM {Game._meta.db_table} g"
+    tables = [(name, _seat_table_columns(model)) for name, model in events.seat_tables()
+              ] if lock else []
+    joined = "".join(
+        f", {t.sql}" for _name, t in tables)
+    joins = "".join(
+        f" LEFT JOIN {t.model._meta.db_table} {t.alias} ON {t.alias}.game_id = g.id"
+        f" AND {t.alias}.seat = s.{rows.quote('index')}" for _name, t in tables)
+    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql}{joined}{tail} FROM {Game._meta.db_table} g"
            f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
-           f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id"
+           f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id{joins}"
            f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}"
            f"{rows.lock_clause('g') if lock else ''}")
     found = rows.select(sql, params)
     if not found:
         return None
     game = g.load(found[0])
+    width = g.width + s.width + u.width
     log_tail = None
     if tail:
-        logged = found[0][g.width + s.width + u.width]
+        logged = found[0][width + sum(t.width for _name, t in tables)]
         log_tail = (since, json.loads(logged) if logged else [])
     seats = []
     for row in found:
@@ -202,6 +217,11 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
         if user is not None:
             seat.user = user
         seats.append(seat)
+    start = width
+    for name, t in tables:
+        events.note(game, name, [r for r in (t.load(row, start) for row in found)
+                                 if r is not None])
+        start += t.width
     return GameAndSeats(game, seats, log_tail)
 
 

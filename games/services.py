@@ -499,9 +499,12 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
             game.finished = timezone.now()
             game.waiting_on = []
             fields += ["status", "finished"]
-        rows.insert_and_update(move_row, game, fields)
-        events.move_played.send(game=game, seat=seat.index, move=full, state=state,
-                                seats=seats)
+        # The listeners' writes (the clocks) travel with the move's own statement: one
+        # round trip; they see `game` as it is about to be written.
+        with rows.one_round_trip():
+            events.move_played.send(game=game, seat=seat.index, move=full, state=state,
+                                    seats=seats)
+            rows.insert_and_update(move_row, game, fields)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
             review_request(game=game, seats=seats)

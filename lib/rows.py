@@ -8,9 +8,14 @@ values pass through the same field conversions the ORM applies both ways, so the
 instances are the ORM's instances; no signals are sent (nothing listens to these models).
 """
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+# UPDATEs held back to travel with the next statement (one_round_trip): [(sql, params)]
+_held: ContextVar[list | None] = ContextVar("rows_held_updates", default=None)
 
 
 def _db():
@@ -85,9 +90,59 @@ def column(model, attname: str, sql: str, params) -> list:
 
 
 def select(sql: str, params) -> list[tuple]:
+    flush()
     with _db().cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def _batches(db) -> bool:
+    """Whether several statements may go in one execute: PostgreSQL binding parameters
+    on the client (psycopg's ClientCursor, Django's default); elsewhere one at a time."""
+    return db.vendor == "postgresql" and not db.settings_dict.get("OPTIONS", {}).get(
+        "server_side_binding")
+
+
+@contextmanager
+def one_round_trip():
+    """Within it, update() and update_many() wait and go out with the next statement of
+    this module (or at the end), in one round trip to the database where it allows
+    several statements at once; any read first sends what waits, so it sees them."""
+    token = _held.set([])
+    try:
+        yield
+        flush()
+    finally:
+        _held.reset(token)
+
+
+def flush() -> None:
+    """Send the UPDATEs one_round_trip holds, if any."""
+    held = _held.get()
+    if held:
+        statements = list(held)
+        held.clear()
+        _execute(statements)
+
+
+def _execute(statements: list[tuple[str, list]]) -> None:
+    db = _db()
+    with db.cursor() as cursor:
+        if _batches(db):
+            cursor.execute("; ".join(sql for sql, _ in statements),
+                           [p for _, params in statements for p in params])
+            return
+        for sql, params in statements:
+            cursor.execute(sql, params)
+
+
+def _write(sql: str, params: list) -> None:
+    held = _held.get()
+    if held is not None:
+        held.append((sql, params))
+        return
+    with _db().cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def lock_clause(alias: str) -> str:
@@ -120,8 +175,7 @@ def update(instance, attnames) -> None:
     params = [_prep(meta.get_field(a), getattr(instance, meta.get_field(a).attname), db)
               for a in attnames]
     params.append(instance.pk)
-    with db.cursor() as cursor:
-        cursor.execute(_update_sql(type(instance), attnames, db.vendor), params)
+    _write(_update_sql(type(instance), attnames, db.vendor), params)
 
 
 @cache
@@ -150,9 +204,7 @@ def update_many(instances: list, attnames) -> None:
         for instance in instances:
             params += [instance.pk, _prep(field, getattr(instance, field.attname), db)]
     params += [instance.pk for instance in instances]
-    sql = _update_many_sql(type(instances[0]), attnames, len(instances), db.vendor)
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
+    _write(_update_many_sql(type(instances[0]), attnames, len(instances), db.vendor), params)
 
 
 @cache
@@ -170,6 +222,7 @@ def _insert_sql(model, vendor: str) -> tuple[str, tuple]:
 def insert(instance) -> None:
     """INSERT the new instance (auto_now_add and defaults as save() fills them) and set
     its primary key."""
+    flush()
     db = _db()
     sql, fields = _insert_sql(type(instance), db.vendor)
     params = [_prep(f, f.pre_save(instance, True), db) for f in fields]
@@ -193,9 +246,10 @@ def _insert_and_update_sql(new_model, model, attnames: tuple[str, ...], vendor: 
 
 def insert_and_update(new, instance, attnames) -> None:
     """insert(new), then update(instance, attnames): one statement, one round trip, where
-    the database allows an INSERT inside WITH (PostgreSQL); two statements elsewhere."""
+    the database allows an INSERT inside WITH (PostgreSQL); two statements elsewhere.
+    The UPDATEs one_round_trip holds go out before it, in the same round trip."""
     db = _db()
-    if db.vendor != "postgresql":
+    if not _batches(db):
         insert(new)
         update(instance, attnames)
         return
@@ -207,8 +261,13 @@ def insert_and_update(new, instance, attnames) -> None:
                for a in attnames]
     params.append(instance.pk)
     sql = _insert_and_update_sql(type(new), type(instance), attnames, db.vendor)
+    held = _held.get() or []
+    statements, held[:] = [*held, (sql, params)], []
     with db.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute("; ".join(q for q, _ in statements),
+                       [p for _, ps in statements for p in ps])
+        for _ in statements[1:]:  # the results of the held UPDATEs come first
+            cursor.nextset()
         (pk,) = cursor.fetchone()  # the updated row exists: the caller holds its lock
     new.pk = pk
     new._state.adding = False

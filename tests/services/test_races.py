@@ -71,7 +71,8 @@ def test_a_move_waiting_while_its_player_resigns_is_refused(ann, bob, cat):
     assert resigned.wait(60)
     mover_thread = in_thread(lambda: services.move_play(
         game_id=game.pk, user=mover, seq=game.seq, move=move), results, "move")
-    wait_until_blocked("FOR UPDATE")
+    # the move's locked read (pg_stat_activity cuts long statements: the start is kept)
+    wait_until_blocked('SELECT g."id"')
     go_on.set()
     resigner.join(60)
     mover_thread.join(60)

@@ -100,3 +100,37 @@ def test_several_rows_update_in_one_statement_each_with_its_own_values(
     assert back[1].remaining == 99.0 and back[1].running_since == second.running_since
     assert back[1].warned is False and back[1].timeouts == 0
     assert _fields(back[2]) == _fields(untouched)
+
+
+def test_a_locked_read_brings_the_clock_rows_as_the_orm_loads_them():
+    from clocks.clocks import READ
+    from games import events
+
+    game = started_game(_players(), LIVE)
+    with transaction.atomic(), events.write_scope():
+        loaded = services._locked_game_and_seats(game.pk)[0]
+        brought = events.noted(loaded, READ)
+    orm = list(SeatClock.objects.filter(game=game).order_by("seat"))
+    assert len(orm) == 4 and [_fields(c) for c in brought] == [_fields(c) for c in orm]
+
+
+def test_held_updates_go_with_the_move_in_one_round_trip_and_reads_see_them(
+        django_assert_num_queries):
+    from django.db import connection
+
+    game = started_game(_players(), LIVE)
+    clock = SeatClock.objects.filter(game=game).order_by("seat").first()
+    clock.remaining = 42.0
+    game.seq += 1
+    move = Move(game=game, seq=game.seq - 1, seat=0, payload={"move": "done", "seat": 0})
+    together = connection.vendor == "postgresql"
+    with django_assert_num_queries(1 if together else 3), rows.one_round_trip():
+        rows.update(clock, ["remaining"])
+        rows.insert_and_update(move, game, ["seq"])
+    assert SeatClock.objects.get(pk=clock.pk).remaining == 42.0
+    assert Game.objects.get(pk=game.pk).seq == game.seq and Move.objects.get(pk=move.pk)
+    clock.remaining = 7.0
+    with rows.one_round_trip():
+        rows.update(clock, ["remaining"])
+        assert rows.column(SeatClock, "remaining", "SELECT remaining FROM "
+                           f"{SeatClock._meta.db_table} WHERE id = %s", [clock.pk]) == [7.0]

@@ -82,7 +82,7 @@ def test_a_move_where_another_process_made_the_last_ones_costs_no_more_queries(
     # instead of begin and commit); elsewhere the move and the game are two statements,
     # and the moves the process lacks one more
     with django_capture_on_commit_callbacks() as after_commit:
-        with django_assert_max_num_queries(6 if connection.vendor == "postgresql" else 8):
+        with django_assert_max_num_queries(4 if connection.vendor == "postgresql" else 8):
             services.move_play(game_id=game.pk, user=user, seq=game.seq, move=move)
     for callback in after_commit:
         callback()

@@ -123,12 +123,11 @@ def test_a_move_post_makes_a_fixed_number_of_queries_and_a_broadcast_none(
     assert client.get(f"/api/v1/games/{game.pk}",
                       HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
     move = random_legal_move(game, seat, random.Random(1))
-    # begin, lock the game and read its seats (one statement), insert the move and update
-    # the game (one statement on PostgreSQL); the clocks (on move_played, with the seats
-    # already read): lock them, write those that changed (the mover's and the next one's,
-    # one statement); commit. The token is remembered from the GET. The views are built
-    # once, with the clocks just written, the broadcast and the answer from them.
-    with django_assert_max_num_queries(6 if connection.vendor == "postgresql" else 7):
+    # begin; lock the game and read its seats and their clocks (one statement); the clocks
+    # that changed (the mover's and the next one's), the move and the game written in one
+    # round trip on PostgreSQL; commit. The token is remembered from the GET. The views
+    # are built once, with the clocks just written, the broadcast and the answer from them.
+    with django_assert_max_num_queries(4 if connection.vendor == "postgresql" else 7):
         response = client.post(
             f"/api/v1/games/{game.pk}/moves", json.dumps({"seq": 0, "move": move}),
             content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
