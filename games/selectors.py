@@ -188,8 +188,7 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
         params = [since, game_id]
     tables = [(name, _seat_table_columns(model)) for name, model in events.seat_tables()
               ] if lock else []
-    joined = "".join(
-        f", {t.sql}" for _name, t in tables)
+    joined = "".join(f", {t.sql}" for _name, t in tables)
     joins = "".join(
         f" LEFT JOIN {t.model._meta.db_table} {t.alias} ON {t.alias}.game_id = g.id"
         f" AND {t.alias}.seat = s.{rows.quote('index')}" for _name, t in tables)
