@@ -4,12 +4,14 @@ later decisions under each root move.
 `rollout.rollout_search` judges each root move followed by the basic policy for every
 seat, the bot's own seat included: one step of policy improvement. Against basic bots
 the basic policy is an exact model of the others, so this search improves the bot's own
-later decisions too. Each iteration deals one determinization and plays every root
-candidate on it (common random numbers, as the rollout search); below each root move a
-tree holds only the bot's own decisions (the other seats play the basic move of the
-dealt cards, which is what a basic bot would do), chosen by UCB1 with availability
-counts over `ismcts.candidates`. Progressive widening keeps the basic move first and
-admits other moves only as a node is visited, so early rollouts stay basic ones.
+later decisions too; against other bots a little noise in that model (OPPONENT_EPS) keeps
+the plan from relying on the others' every move. Each iteration deals one determinization
+and plays every root candidate on it (common random numbers, as the rollout search); below
+each root move a tree holds only the bot's own decisions (the other seats play the basic
+move of the dealt cards, which is what a basic bot would do, but for that noise), chosen
+by UCB1 with availability counts over `ismcts.candidates`. Progressive widening keeps the
+basic move first and admits other moves only as a node is visited, so early rollouts stay
+basic ones.
 """
 
 import time
@@ -32,10 +34,14 @@ MAX_DEALS = 200
 #: a playout's reward is multiplied by DISCOUNT ** moves: below 1, a shorter way to the
 #: same result wins, so the bot does not defer a decision by going round in circles
 DISCOUNT = 1.0
-#: the opponent model: another seat plays the basic move, but with this probability a move
-#: drawn uniformly from its candidates (`ismcts.candidates`). 0 is the basic bot exactly;
-#: other strong bots are not it, and noise keeps the plan from relying on their every move
-OPPONENT_EPS = 0.0
+#: the opponent model, by the stage of another seat's move (open, respond, extend, bet): it
+#: plays the basic move, but with this probability a move drawn uniformly from its
+#: candidates (`ismcts.candidates`). All 0 is the basic bot exactly; other strong bots are
+#: not it (the first one leaves the basic move at almost half its choices), and noise keeps
+#: the plan from relying on their every move. Noise on openings and additions only was
+#: measured best: it gains against the first strong bot and costs nothing visible against
+#: basic bots, which noise at every stage did (docs/bots.md, "Opponent noise")
+OPPONENT_EPS = (0.3, 0.0, 0.3, 0.0)
 
 # a 31-bit linear congruential generator for the opponents' noise: cheap, and seeded from
 # the search's rng, so a seeded search is reproducible
@@ -58,13 +64,13 @@ class Node:
 def _playout(g, seat: int, node: Node, evaluate, noise=None) -> float:
     """Play `g` to the end of the round: the bot's seat through the tree while it can,
     everyone else (and the bot once off the tree) by the basic policy. `noise`: None, or
-    [LCG state, threshold] for the other seats' random moves (OPPONENT_EPS); the state
-    is updated in place."""
+    [LCG state, thresholds by stage] for the other seats' random moves (OPPONENT_EPS);
+    the state is updated in place."""
     path = []
     if noise is not None:
-        x, threshold = noise
+        x, thresholds = noise
     else:
-        x = threshold = 0
+        x, thresholds = 0, None
     in_tree = True
     depth = 0
     limit = rollout.MAX_ROLLOUT
@@ -72,9 +78,9 @@ def _playout(g, seat: int, node: Node, evaluate, noise=None) -> float:
         depth += 1
         mover = g.mover()
         if mover != seat or not in_tree:
-            if threshold and mover != seat:
+            if thresholds is not None and mover != seat and thresholds[g.stage]:
                 x = (x * _LCG_A + _LCG_C) & _LCG_M
-                if x < threshold:
+                if x < thresholds[g.stage]:
                     x = (x * _LCG_A + _LCG_C) & _LCG_M
                     others = candidates(g, mover)
                     g.apply(others[(x >> 16) % len(others)])
@@ -149,11 +155,11 @@ def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=N
     if len(moves) == 1:
         return moves, totals, trees
     evaluate = rollout.EVALUATE
-    if OPPONENT_EPS > 0:
+    if any(OPPONENT_EPS):
         # every candidate of a deal meets the same noise (common random numbers again);
         # with no noise the rng is not drawn from, so the search is the basic-model one
         deal_seed = [0]
-        noise = [0, int(OPPONENT_EPS * _LCG_M)]
+        noise = [0, tuple(int(e * _LCG_M) for e in OPPONENT_EPS)]
 
         def playout(g, j):
             if j == 0:  # a new deal

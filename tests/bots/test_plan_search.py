@@ -106,7 +106,7 @@ def basic_model_trees(sampler, seat: int, rng, iterations: int):
 
 
 def test_without_opponent_noise_the_search_models_the_others_as_basic_bots(monkeypatch):
-    monkeypatch.setattr(plan, "OPPONENT_EPS", 0.0)
+    monkeypatch.setattr(plan, "OPPONENT_EPS", (0.0,) * 4)
     for state, seat in decisions(4, 6, 3):
         sampler = Sampler(view(state, seat), seat)
         moves, totals, _ = plan.plan_trees(sampler, seat, random.Random(7), iterations=40)
@@ -114,7 +114,7 @@ def test_without_opponent_noise_the_search_models_the_others_as_basic_bots(monke
 
 
 def test_opponent_noise_changes_the_search_and_is_reproducible_for_a_seeded_rng(monkeypatch):
-    monkeypatch.setattr(plan, "OPPONENT_EPS", 0.3)
+    monkeypatch.setattr(plan, "OPPONENT_EPS", (0.3,) * 4)
     changed = False
     for state, seat in decisions(4, 6, 3):
         sampler = Sampler(view(state, seat), seat)
@@ -128,6 +128,6 @@ def test_opponent_noise_changes_the_search_and_is_reproducible_for_a_seeded_rng(
 def test_with_noise_on_every_move_the_others_still_play_the_round_out():
     for state, seat in decisions(4, 8, 6):
         f = Sampler(view(state, seat), seat).sample_fast(random.Random(5))
-        noise = [12345, plan._LCG_M]  # every other seat's move is a random candidate
+        noise = [12345, (plan._LCG_M,) * 4]  # every other seat's move is a random candidate
         plan._playout(f, seat, plan.Node(), evaluate_heuristic, noise)
         assert f.stage == OVER and noise[0] != 12345
