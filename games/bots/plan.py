@@ -4,12 +4,14 @@ later decisions under each root move.
 `rollout.rollout_search` judges each root move followed by the basic policy for every
 seat, the bot's own seat included: one step of policy improvement. Against basic bots
 the basic policy is an exact model of the others, so this search improves the bot's own
-later decisions too. Each iteration deals one determinization and plays every root
-candidate on it (common random numbers, as the rollout search); below each root move a
-tree holds only the bot's own decisions (the other seats play the basic move of the
-dealt cards, which is what a basic bot would do), chosen by UCB1 with availability
-counts over `ismcts.candidates`. Progressive widening keeps the basic move first and
-admits other moves only as a node is visited, so early rollouts stay basic ones.
+later decisions too; against other bots a little noise in that model (OPPONENT_EPS) keeps
+the plan from relying on the others' every move. Each iteration deals one determinization
+and plays every root candidate on it (common random numbers, as the rollout search); below
+each root move a tree holds only the bot's own decisions (the other seats play the basic
+move of the dealt cards, which is what a basic bot would do, but for that noise), chosen
+by UCB1 with availability counts over `ismcts.candidates`. Progressive widening keeps the
+basic move first and admits other moves only as a node is visited, so early rollouts stay
+basic ones.
 """
 
 import time
@@ -32,6 +34,20 @@ MAX_DEALS = 200
 #: a playout's reward is multiplied by DISCOUNT ** moves: below 1, a shorter way to the
 #: same result wins, so the bot does not defer a decision by going round in circles
 DISCOUNT = 1.0
+#: the opponent model, by the stage of another seat's move (open, respond, extend, bet): it
+#: plays the basic move, but with this probability a move drawn uniformly from its
+#: candidates (`ismcts.candidates`). All 0 is the basic bot exactly; other strong bots are
+#: not it (the first one leaves the basic move at almost half its choices), and noise keeps
+#: the plan from relying on their every move. Noise on openings and additions only was
+#: measured best: it gains against the first strong bot and costs nothing visible against
+#: basic bots, which noise at every stage did (docs/bots.md, "Opponent noise")
+OPPONENT_EPS = (0.3, 0.0, 0.3, 0.0)
+
+# a 31-bit linear congruential generator for the opponents' noise: cheap, and seeded from
+# the search's rng, so a seeded search is reproducible
+_LCG_A = 1103515245
+_LCG_C = 12345
+_LCG_M = 0x7FFFFFFF
 
 
 class Node:
@@ -45,10 +61,16 @@ class Node:
         self.seen = 0  # times the bot decided here (as a parent)
 
 
-def _playout(g, seat: int, node: Node, evaluate) -> float:
+def _playout(g, seat: int, node: Node, evaluate, noise=None) -> float:
     """Play `g` to the end of the round: the bot's seat through the tree while it can,
-    everyone else (and the bot once off the tree) by the basic policy."""
+    everyone else (and the bot once off the tree) by the basic policy. `noise`: None, or
+    [LCG state, thresholds by stage] for the other seats' random moves (OPPONENT_EPS);
+    the state is updated in place."""
     path = []
+    if noise is not None:
+        x, thresholds = noise
+    else:
+        x, thresholds = 0, None
     in_tree = True
     depth = 0
     limit = rollout.MAX_ROLLOUT
@@ -56,6 +78,13 @@ def _playout(g, seat: int, node: Node, evaluate) -> float:
         depth += 1
         mover = g.mover()
         if mover != seat or not in_tree:
+            if thresholds is not None and mover != seat and thresholds[g.stage]:
+                x = (x * _LCG_A + _LCG_C) & _LCG_M
+                if x < thresholds[g.stage]:
+                    x = (x * _LCG_A + _LCG_C) & _LCG_M
+                    others = candidates(g, mover)
+                    g.apply(others[(x >> 16) % len(others)])
+                    continue
             g.apply(fast_basic_move(g, mover))
             continue
         cands = candidates(g, seat)
@@ -88,6 +117,8 @@ def _playout(g, seat: int, node: Node, evaluate) -> float:
         g.apply(move)
         path.append(best)
         node = best
+    if noise is not None:
+        noise[0] = x
     reward = evaluate(g, seat)
     if DISCOUNT != 1.0:
         reward *= DISCOUNT ** depth
@@ -124,8 +155,20 @@ def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=N
     if len(moves) == 1:
         return moves, totals, trees
     evaluate = rollout.EVALUATE
-    totals, deals = rollout.paired_totals(
-        sampler, rng, moves, lambda g, j: _playout(g, seat, trees[j], evaluate), iterations,
-        deadline)
+    if any(OPPONENT_EPS):
+        # every candidate of a deal meets the same noise (common random numbers again);
+        # with no noise the rng is not drawn from, so the search is the basic-model one
+        deal_seed = [0]
+        noise = [0, tuple(int(e * _LCG_M) for e in OPPONENT_EPS)]
+
+        def playout(g, j):
+            if j == 0:  # a new deal
+                deal_seed[0] = rng.getrandbits(31)
+            noise[0] = deal_seed[0]
+            return _playout(g, seat, trees[j], evaluate, noise)
+    else:
+        def playout(g, j):
+            return _playout(g, seat, trees[j], evaluate)
+    totals, deals = rollout.paired_totals(sampler, rng, moves, playout, iterations, deadline)
     rollout.search_stats(stats, deals * len(moves), deals, started, cpu_started)
     return moves, totals, trees

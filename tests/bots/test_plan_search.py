@@ -5,7 +5,7 @@ from games.bots import choose_move, plan
 from games.bots.determinize import Sampler
 from games.bots.fastbasic import fast_basic_move
 from games.bots.ismcts import candidates
-from games.bots.rollout import MAX_ROLLOUT, evaluate_heuristic
+from games.bots.rollout import MAX_ROLLOUT, evaluate_heuristic, paired_totals
 from games.engine import legal_moves, new_game, random_move, view
 from games.engine.fast import OVER
 
@@ -93,3 +93,41 @@ def test_a_discount_makes_a_longer_way_to_the_same_result_worth_less(monkeypatch
     moves = basic_game(reference, seat)
     assert moves > 10 and reward > 0
     assert abs(less - reward * 0.99 ** moves) < 1e-12 and less < reward
+
+
+def basic_model_trees(sampler, seat: int, rng, iterations: int):
+    """The plan search as it was before the opponents' noise: every other seat basic."""
+    moves = candidates(sampler.sample_fast(rng), seat)
+    trees = [plan.Node() for _ in moves]
+    totals, _ = paired_totals(
+        sampler, rng, moves, lambda g, j: plan._playout(g, seat, trees[j], evaluate_heuristic),
+        iterations, None)
+    return moves, totals
+
+
+def test_without_opponent_noise_the_search_models_the_others_as_basic_bots(monkeypatch):
+    monkeypatch.setattr(plan, "OPPONENT_EPS", (0.0,) * 4)
+    for state, seat in decisions(4, 6, 3):
+        sampler = Sampler(view(state, seat), seat)
+        moves, totals, _ = plan.plan_trees(sampler, seat, random.Random(7), iterations=40)
+        assert (moves, totals) == basic_model_trees(sampler, seat, random.Random(7), 40)
+
+
+def test_opponent_noise_changes_the_search_and_is_reproducible_for_a_seeded_rng(monkeypatch):
+    monkeypatch.setattr(plan, "OPPONENT_EPS", (0.3,) * 4)
+    changed = False
+    for state, seat in decisions(4, 6, 3):
+        sampler = Sampler(view(state, seat), seat)
+        moves, totals, _ = plan.plan_trees(sampler, seat, random.Random(7), iterations=40)
+        assert plan.plan_trees(sampler, seat, random.Random(7), iterations=40)[:2] == (
+            moves, totals)
+        changed |= totals != basic_model_trees(sampler, seat, random.Random(7), 40)[1]
+    assert changed
+
+
+def test_with_noise_on_every_move_the_others_still_play_the_round_out():
+    for state, seat in decisions(4, 8, 6):
+        f = Sampler(view(state, seat), seat).sample_fast(random.Random(5))
+        noise = [12345, (plan._LCG_M,) * 4]  # every other seat's move is a random candidate
+        plan._playout(f, seat, plan.Node(), evaluate_heuristic, noise)
+        assert f.stage == OVER and noise[0] != 12345
