@@ -61,16 +61,12 @@ class Node:
         self.seen = 0  # times the bot decided here (as a parent)
 
 
-def _playout(g, seat: int, node: Node, evaluate, noise=None) -> float:
+def _playout(g, seat: int, node: Node, evaluate, x: int = 0, thresholds=None) -> float:
     """Play `g` to the end of the round: the bot's seat through the tree while it can,
-    everyone else (and the bot once off the tree) by the basic policy. `noise`: None, or
-    [LCG state, thresholds by stage] for the other seats' random moves (OPPONENT_EPS);
-    the state is updated in place."""
+    everyone else (and the bot once off the tree) by the basic policy. `thresholds`: None,
+    or by stage the LCG values below which another seat plays a random move instead
+    (OPPONENT_EPS), the LCG starting from `x`."""
     path = []
-    if noise is not None:
-        x, thresholds = noise
-    else:
-        x, thresholds = 0, None
     in_tree = True
     depth = 0
     limit = rollout.MAX_ROLLOUT
@@ -117,8 +113,6 @@ def _playout(g, seat: int, node: Node, evaluate, noise=None) -> float:
         g.apply(move)
         path.append(best)
         node = best
-    if noise is not None:
-        noise[0] = x
     reward = evaluate(g, seat)
     if DISCOUNT != 1.0:
         reward *= DISCOUNT ** depth
@@ -155,20 +149,16 @@ def plan_trees(sampler, seat: int, rng, iterations=None, budget_ms=None, stats=N
     if len(moves) == 1:
         return moves, totals, trees
     evaluate = rollout.EVALUATE
-    if any(OPPONENT_EPS):
-        # every candidate of a deal meets the same noise (common random numbers again);
-        # with no noise the rng is not drawn from, so the search is the basic-model one
-        deal_seed = [0]
-        noise = [0, tuple(int(e * _LCG_M) for e in OPPONENT_EPS)]
+    # Every candidate of a deal meets the same noise (common random numbers again); with
+    # no noise the rng is not drawn from, so the search is the basic-model one.
+    thresholds = tuple(int(e * _LCG_M) for e in OPPONENT_EPS) if any(OPPONENT_EPS) else None
+    deal_seed = [0]
 
-        def playout(g, j):
-            if j == 0:  # a new deal
-                deal_seed[0] = rng.getrandbits(31)
-            noise[0] = deal_seed[0]
-            return _playout(g, seat, trees[j], evaluate, noise)
-    else:
-        def playout(g, j):
-            return _playout(g, seat, trees[j], evaluate)
+    def playout(g, j):
+        if thresholds is not None and j == 0:  # a new deal
+            deal_seed[0] = rng.getrandbits(31)
+        return _playout(g, seat, trees[j], evaluate, deal_seed[0], thresholds)
+
     totals, deals = rollout.paired_totals(sampler, rng, moves, playout, iterations, deadline)
     rollout.search_stats(stats, deals * len(moves), deals, started, cpu_started)
     return moves, totals, trees

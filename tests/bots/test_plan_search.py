@@ -126,8 +126,13 @@ def test_opponent_noise_changes_the_search_and_is_reproducible_for_a_seeded_rng(
 
 
 def test_with_noise_on_every_move_the_others_still_play_the_round_out():
+    rewards, basic_rewards = [], []
     for state, seat in decisions(4, 8, 6):
-        f = Sampler(view(state, seat), seat).sample_fast(random.Random(5))
-        noise = [12345, (plan._LCG_M,) * 4]  # every other seat's move is a random candidate
-        plan._playout(f, seat, plan.Node(), evaluate_heuristic, noise)
-        assert f.stage == OVER and noise[0] != 12345
+        sampler = Sampler(view(state, seat), seat)
+        f = sampler.sample_fast(random.Random(5))
+        always = (plan._LCG_M,) * 4  # every other seat's move is a random candidate
+        rewards.append(plan._playout(f, seat, plan.Node(), evaluate_heuristic, 12345, always))
+        assert f.stage == OVER
+        same_deal = sampler.sample_fast(random.Random(5))
+        basic_rewards.append(plan._playout(same_deal, seat, plan.Node(), evaluate_heuristic))
+    assert rewards != basic_rewards  # the noise played other moves than the basic ones
