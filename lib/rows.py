@@ -118,22 +118,30 @@ def one_round_trip():
 
 def flush() -> None:
     """Send the UPDATEs one_round_trip holds, if any."""
-    held = _held.get()
-    if held:
-        statements = list(held)
-        held.clear()
-        _execute(statements)
-
-
-def _execute(statements: list[tuple[str, list]]) -> None:
+    statements = _take_held()
+    if not statements:
+        return
     db = _db()
     with db.cursor() as cursor:
         if _batches(db):
-            cursor.execute("; ".join(sql for sql, _ in statements),
-                           [p for _, params in statements for p in params])
+            cursor.execute(*_joined(statements))
             return
         for sql, params in statements:
             cursor.execute(sql, params)
+
+
+def _take_held() -> list[tuple[str, list]]:
+    held = _held.get()
+    if not held:
+        return []
+    taken = list(held)
+    held.clear()
+    return taken
+
+
+def _joined(statements: list[tuple[str, list]]) -> tuple[str, list]:
+    """Several statements as one execute's text and parameters (client-side binding)."""
+    return "; ".join(sql for sql, _ in statements), [p for _, ps in statements for p in ps]
 
 
 def _write(sql: str, params: list) -> None:
@@ -261,11 +269,9 @@ def insert_and_update(new, instance, attnames) -> None:
                for a in attnames]
     params.append(instance.pk)
     sql = _insert_and_update_sql(type(new), type(instance), attnames, db.vendor)
-    held = _held.get() or []
-    statements, held[:] = [*held, (sql, params)], []
+    statements = [*_take_held(), (sql, params)]
     with db.cursor() as cursor:
-        cursor.execute("; ".join(q for q, _ in statements),
-                       [p for _, ps in statements for p in ps])
+        cursor.execute(*_joined(statements))
         for _ in statements[1:]:  # the results of the held UPDATEs come first
             cursor.nextset()
         (pk,) = cursor.fetchone()  # the updated row exists: the caller holds its lock
