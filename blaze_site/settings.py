@@ -133,6 +133,9 @@ else:
 # check of a persistent one): one that died with the server (a PostgreSQL restart) is
 # replaced instead of failing a request.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_HEALTH_CHECKS", default=True)
+# lib.rows prepares the move path's statements once a connection (off behind a pooler that
+# resets sessions, e.g. PgBouncer in transaction mode)
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
