@@ -194,9 +194,9 @@ def _live_check_key(game_id: int) -> str:
     return f"live-check:{game_id}"
 
 
-# game id -> the moment of the live check this process queued last: while that moment is
-# ahead and no later than a move's new deadline, the move needs no cache read to know a
-# check is coming (the shared cache answers for checks other processes queued).
+# game id -> the moment of the live check queued last, by this process or (read from the
+# shared cache) another: while that moment is ahead and no later than a move's new
+# deadline, the move needs no cache read to know a check is coming.
 _queued_here: dict[int, float] = {}
 _QUEUED_HERE_MAX = 10_000
 
@@ -243,7 +243,8 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
         pending = cache.get(key)
     except Exception:  # the cache is down (e.g. Redis restarting): queue the check anyway
         pending = None
-    if pending is not None and pending <= due_at:
+    if pending is not None and pending <= due_at:  # queued by another process
+        _note_queued(game.pk, pending)  # this one need not ask again before it is due
         return
     from .tasks import deadline_check  # the task module imports this one
 
@@ -259,12 +260,16 @@ def _queue_live_check(game, tc: C.TimeControl, rows, now: datetime) -> None:
             cache.set(key, due_at, timeout=int(wait) + 60)
         except (OSError, RedisError):  # other processes may queue a check too: harmless
             pass
-        if len(_queued_here) >= _QUEUED_HERE_MAX:
-            _queued_here.clear()
-        _queued_here[game_id] = due_at
+        _note_queued(game_id, due_at)
 
     # robust: a failure here is logged and never keeps the move's broadcast from going out
     transaction.on_commit(queue, robust=True)
+
+
+def _note_queued(game_id: int, due_at: float) -> None:
+    if len(_queued_here) >= _QUEUED_HERE_MAX:
+        _queued_here.clear()
+    _queued_here[game_id] = due_at
 
 
 def live_check_fired(game_id: int) -> None:

@@ -261,3 +261,25 @@ def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
     clock.shift(timedelta(seconds=60))  # past the queued check: it may have run
     game = move_random(game, game.waiting_on[0])
     assert reads == [f"live-check:{game.pk}"]
+
+
+def test_a_check_another_process_queued_is_read_from_the_cache_once(
+        clock, ann, bob, cat, monkeypatch):
+    from django.core.cache import cache
+
+    from clocks.clocks import live_checks_forget
+    from clocks.tasks import deadline_check
+
+    queued, reads = [], []
+    monkeypatch.setattr(deadline_check, "apply_async",
+                        lambda args, countdown: queued.append((args, countdown)))
+    real_get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **kw: (
+        reads.append(key) if key.startswith("live-check:") else None) or real_get(key, *a, **kw))
+    game = started_game([ann, bob, cat], {"kind": "live", "minutes": 1})
+    live_checks_forget()  # as a process that did not queue it
+    reads.clear()
+    for _ in range(4):
+        clock.shift(timedelta(seconds=2))
+        game = move_random(game, game.waiting_on[0])
+    assert len(queued) == 1 and reads == [f"live-check:{game.pk}"]
