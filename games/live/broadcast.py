@@ -75,18 +75,27 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
         # whatever words a view carries (log lines, bots' names) are said in its
         # reader's language, not the language of whoever made the move
         with translation.override(language):
-            return view_build(game, seats, state, you, clocks, viewer_id=viewer.get(you),
-                              last_events=last_events, said=said, alike=alike)
+            return built(you)
+
+    def built(you: int | None) -> dict:
+        return view_build(game, seats, state, you, clocks, viewer_id=viewer.get(you),
+                          last_events=last_events, said=said, alike=alike)
 
     views.rebuild = build
+    readers: dict[str, list] = {language: [] for language, _name in settings.LANGUAGES}
     for seat in seats:
         if seat.user_id is not None:
             language = language_of(seat.user)
             views.languages[seat.user_id] = language
             views.seat_of[seat.user_id] = seat.index
-            views.by_user[seat.user_id] = build(seat.index, language)
-    for language, _name in settings.LANGUAGES:
-        views.spectators[language] = build(None, language)
+            readers.setdefault(language, []).append(seat)
+    spectated = dict(settings.LANGUAGES)
+    for language, seated in readers.items():  # one language switch for all its readers
+        with translation.override(language):
+            for seat in seated:
+                views.by_user[seat.user_id] = built(seat.index)
+            if language in spectated:
+                views.spectators[language] = built(None)
     return views
 
 
