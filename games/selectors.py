@@ -183,9 +183,10 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
     if rows.vendor() == "postgresql":
         held = state_cache.newest_seq(game_id)
         since = max(0, held - 1) if held else 0
+        # by the game's id, not g.id: run once for the statement, not once a seat row
         tail = (f", (SELECT json_agg(m.payload ORDER BY m.seq)::text"
-                f" FROM {Move._meta.db_table} m WHERE m.game_id = g.id AND m.seq >= %s)")
-        params = [since, game_id]
+                f" FROM {Move._meta.db_table} m WHERE m.game_id = %s AND m.seq >= %s)")
+        params = [game_id, since, game_id]
     tables = [(name, _seat_table_columns(model)) for name, model in events.seat_tables()
               ] if lock else []
     joined = "".join(f", {t.sql}" for _name, t in tables)
