@@ -8,14 +8,19 @@ from .clock import Clock
 
 class SeatClock(models.Model):
     """One seat's clock in one game. `deadline` and `warn_at` are derived from the clock and
-    the player's vacations, stored so the sweeper finds due work with an index."""
+    the player's vacations, stored so the sweeper finds due work with an index.
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="clocks")
+    Every move rewrites two of these rows with new deadlines (no in-place update is possible
+    then): each index is one more entry to write a move, so the game is looked up through
+    the unique (game, seat) index alone and stopped clocks (no deadline) are in no index."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="clocks",
+                             db_index=False)
     seat = models.PositiveSmallIntegerField()
     remaining = models.FloatField(help_text="seconds left when the clock last started/stopped")
     running_since = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    warn_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    warn_at = models.DateTimeField(null=True, blank=True)
     warned = models.BooleanField(default=False)  # every reminder of this turn is sent
     # Reminders of this turn sent (or passed before the turn began): the next one is due at
     # `warn_at` (clocks.reminders: the player's chosen points, else a fifth of the clock).
@@ -27,6 +32,12 @@ class SeatClock(models.Model):
         ordering = ["game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seatclock_unique_seat"),
+        ]
+        indexes = [
+            models.Index(fields=["deadline"], name="seatclock_deadline",
+                         condition=models.Q(deadline__isnull=False)),
+            models.Index(fields=["warn_at"], name="seatclock_warn_at",
+                         condition=models.Q(warn_at__isnull=False)),
         ]
 
     def __str__(self):
