@@ -45,3 +45,23 @@ def test_a_statement_whose_first_use_failed_is_sent_as_text_from_then_on():
 
     found, sent = _sent(sql, [5])
     assert found == [(2,)] and sent == ["SELECT 10 / 5::int"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_the_server_ends_a_connection_the_statement_is_prepared_on_the_next():
+    import psycopg
+
+    sql = "SELECT %s::int * 3"
+    assert rows.select(sql, [2]) == [(6,)]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    dsn = connection.get_connection_params()
+    with psycopg.connect(**{k: v for k, v in dsn.items() if k != "cursor_factory"},
+                         autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    with pytest.raises(DatabaseError):
+        rows.select(sql, [3])
+    connection.close()  # as the end of a request does with a broken connection
+
+    assert rows.select(sql, [4]) == [(12,)]
