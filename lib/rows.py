@@ -107,8 +107,8 @@ def select(sql: str, params) -> list[tuple]:
         return cursor.fetchall()
 
 
-# psycopg connection -> names of the statements prepared on it (a new connection, after a
-# restart or from the pool, starts empty; closed ones drop out)
+# psycopg connection -> {statement name: prepared on it (False: unknown, sent as text)};
+# a new connection (after a restart, or made by the pool) starts empty, closed ones drop out
 _prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 PREPARED_MAX = 256  # statements a connection keeps; more are sent as text
 _MARK = re.compile(r"%%|%s")
