@@ -10,8 +10,10 @@ instances are the ORM's instances; no signals are sent (nothing listens to these
 On PostgreSQL each statement is prepared once a connection (PREPARE, then EXECUTE by
 name): the server plans it once instead of at every move (the move's locked read costs
 PostgreSQL about half the CPU prepared). Prepared statements last as long as the
-connection and survive a rollback; DB_PREPARED_STATEMENTS=0 turns them off (a pooler
-that resets sessions between transactions, such as PgBouncer in transaction mode).
+connection and survive a rollback; when the server has lost them (DISCARD ALL) or a
+migration changed a result's shape, the statement that finds out fails and the next one
+prepares them again. DB_PREPARED_STATEMENTS=0 turns them off (a pooler that resets
+sessions between transactions, such as PgBouncer in transaction mode).
 """
 
 import hashlib
@@ -143,6 +145,9 @@ def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
     prepares = []
     if _prepares(db):
         known = _prepared.setdefault(db.connection, {})  # name -> prepared (False: unknown)
+        if known.get(_STALE):  # the server lost or outdated them: start again
+            known.clear()
+            prepares.append(("DEALLOCATE ALL", []))
         forms = [_prepared_form(sql) for sql, _ in statements]
         missing = {name: prepare for name, prepare, _ in forms if name not in known}
         if len(known) + len(missing) > PREPARED_MAX:
@@ -150,12 +155,14 @@ def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
         if all(known.get(name, name in missing) for name, _, _ in forms):
             statements = [(call, params) for (_, _, call), (_, params) in zip(forms, statements)]
             # as the text's only statements without marks, their % must be doubled
-            prepares = [(prepare.replace("%", "%%"), []) for prepare in missing.values()]
+            prepares += [(prepare.replace("%", "%%"), []) for prepare in missing.values()]
         try:
             _send(cursor, prepares + statements)
-        except Exception:
+        except Exception as exc:
             if prepares:  # some may have run before the error: never by name here again
                 known.update(dict.fromkeys(missing, False))
+            if _stale(exc):
+                known[_STALE] = True
             raise
         if prepares:
             known.update(dict.fromkeys(missing, True))
@@ -163,6 +170,17 @@ def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
                 cursor.nextset()
         return
     _send(cursor, statements)
+
+
+_STALE = object()  # in a connection's map: its prepared statements must be made again
+
+
+def _stale(exc: Exception) -> bool:
+    """A prepared statement the server no longer has (DEALLOCATE, DISCARD ALL by a
+    pooler), or whose result changed shape since it was prepared (a migration)."""
+    cause = exc.__cause__ or exc
+    state = getattr(cause, "sqlstate", None)
+    return state == "26000" or (state == "0A000" and "cached plan" in str(cause))
 
 
 def _send(cursor, statements: list[tuple[str, list]]) -> None:

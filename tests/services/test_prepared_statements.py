@@ -65,3 +65,17 @@ def test_after_the_server_ends_a_connection_the_statement_is_prepared_on_the_nex
     connection.close()  # as the end of a request does with a broken connection
 
     assert rows.select(sql, [4]) == [(12,)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_statements_the_server_dropped_are_prepared_again_after_one_failure():
+    sql = "SELECT %s::int - 1"
+    assert rows.select(sql, [2]) == [(1,)]
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # as a pooler resetting the session would
+    with pytest.raises(DatabaseError):
+        rows.select(sql, [3])
+
+    found, sent = _sent(sql, [5])
+    assert found == [(4,)] and sent[0].startswith("DEALLOCATE ALL; PREPARE")
+    assert _sent(sql, [6]) == ([(5,)], [f"EXECUTE {rows._prepared_form(sql)[0]}(6)"])
