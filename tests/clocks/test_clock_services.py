@@ -239,8 +239,8 @@ def test_a_live_deadline_is_checked_at_the_deadline_and_names_its_seq(clock, ann
     assert Move.objects.filter(game=game).count() == made
 
 
-def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
-        clock, ann, bob, cat, monkeypatch):
+def _live_checks_watched(monkeypatch) -> tuple[list, list]:
+    """(the live checks queued, the cache reads of live-check keys), as they happen."""
     from django.core.cache import cache
 
     from clocks.tasks import deadline_check
@@ -251,6 +251,12 @@ def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
     real_get = cache.get
     monkeypatch.setattr(cache, "get", lambda key, *a, **kw: (
         reads.append(key) if key.startswith("live-check:") else None) or real_get(key, *a, **kw))
+    return queued, reads
+
+
+def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
+        clock, ann, bob, cat, monkeypatch):
+    queued, reads = _live_checks_watched(monkeypatch)
     game = started_game([ann, bob, cat], {"kind": "live", "minutes": 1})
     assert len(queued) == 1 and queued[0][0] == (game.pk, game.seq)
     reads.clear()
@@ -265,17 +271,9 @@ def test_moves_of_a_live_game_queue_one_deadline_check_and_read_no_cache_for_it(
 
 def test_a_check_another_process_queued_is_read_from_the_cache_once(
         clock, ann, bob, cat, monkeypatch):
-    from django.core.cache import cache
-
     from clocks.clocks import live_checks_forget
-    from clocks.tasks import deadline_check
 
-    queued, reads = [], []
-    monkeypatch.setattr(deadline_check, "apply_async",
-                        lambda args, countdown: queued.append((args, countdown)))
-    real_get = cache.get
-    monkeypatch.setattr(cache, "get", lambda key, *a, **kw: (
-        reads.append(key) if key.startswith("live-check:") else None) or real_get(key, *a, **kw))
+    queued, reads = _live_checks_watched(monkeypatch)
     game = started_game([ann, bob, cat], {"kind": "live", "minutes": 1})
     live_checks_forget()  # as a process that did not queue it
     reads.clear()
