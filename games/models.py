@@ -40,6 +40,9 @@ class Game(models.Model):
     # locks, so a move that waited on the lock while its player resigned reads it fresh
     # (the seats read in the same statement are as they were when it began).
     left_seats = models.JSONField(default=list)
+    # Until when someone without a seat may be watching (games.live.watchers): read with
+    # the row every move locks, so a move builds the spectators' views only while watched.
+    watched_until = models.DateTimeField(null=True, blank=True)
     # "Play again": the next game of the same table (same settings, same bots).
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"

@@ -34,7 +34,7 @@ from .errors import (  # noqa: F401 (callers catch them as services.X)
     Refused,
     StaleSeq,
 )
-from .live import broadcast
+from .live import broadcast, watchers
 from .models import Game, Move, Seat
 from .reviews import review_request
 from .selectors import (
@@ -514,7 +514,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
         # Every seat's view, built once (the clocks just written, the rest from memory);
         # sent only once the move is committed.
         views = broadcast.views_build(game, seats, state, events.view_parts(game),
-                                      last_events=said)
+                                      last_events=said, spectators=watchers.watched(game))
         state_cache_put_on_commit(game.pk, game.seq, state)
         # robust: the move stands; a failing broadcast or queue is logged, and clients
         # resync (a view on reconnect, or "fetch the game again" on a 409)

@@ -63,9 +63,10 @@ class GameViews:
 
 
 def views_build(game: Game, seats: list[Seat], state, clocks: dict,
-                last_events: list | None = None) -> GameViews:
-    """Each seated user's view and the spectator view, from memory (no query);
-    `last_events`: what the move just made did (games.narration), for the log lines."""
+                last_events: list | None = None, spectators: bool = True) -> GameViews:
+    """Each seated user's view and (unless not `spectators`: nobody watches) the spectator
+    view in each language, from memory (no query); `last_events`: what the move just made
+    did (games.narration), for the log lines."""
     views = GameViews(game.pk, game.seq)
     said: dict = {}  # the log's words, made once for the readers who get the same ones
     alike: dict = {}  # what every reader sees alike, made once (per language)
@@ -89,7 +90,7 @@ def views_build(game: Game, seats: list[Seat], state, clocks: dict,
             views.languages[seat.user_id] = language
             views.seat_of[seat.user_id] = seat.index
             readers.setdefault(language, []).append(seat)
-    spectated = dict(settings.LANGUAGES)
+    spectated = dict(settings.LANGUAGES) if spectators else {}
     for language, seated in readers.items():  # one language switch for all its readers
         with translation.override(language):
             for seat in seated:
@@ -119,8 +120,8 @@ def views_send(views: GameViews) -> None:
                   for language, view in views.spectators.items()}
     try:
         publisher.group_send_now(layer, messages.game_group(views.game_id), messages.game_views(
-            views.seq, texts, spectators[settings.LANGUAGE_CODE],
-            languages=views.languages, spectators=spectators))
+            views.seq, texts, spectators.get(settings.LANGUAGE_CODE),
+            languages=views.languages, spectators=spectators or None))
     except (OSError, RedisError) as exc:  # Redis unreachable (a restart): clients resync
         log.warning("broadcast of game %s seq %s not sent: %s", views.game_id, views.seq, exc)
     except Exception:  # a broken channel layer must not lose the move

@@ -19,6 +19,7 @@ from ..selectors import game_and_seats, game_view_for
 from ..visibility import can_watch, invite_given
 from . import anon_sockets, live_sockets, messages
 from .presence import apresence_leave, apresence_touch, presence_heartbeat
+from .watchers import game_watch_mark, watch_due
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
@@ -27,12 +28,16 @@ CLOSE_TOO_MANY = 4429  # too many anonymous sockets from one address
 
 
 @database_sync_to_async
-def _view_for(game_id: int, user, language: str) -> dict | None:
+def _view_for(game_id: int, user, language: str, mark: bool = False) -> dict | None:
+    """The user's view; with `mark`, a user without a seat marks the game watched."""
     found = game_and_seats(game_id)
     if found is None:
         return None
     with translation.override(language):
-        return game_view_for(found[0], user, found[1], log_tail=found.log_tail)
+        view = game_view_for(found[0], user, found[1], log_tail=found.log_tail)
+    if mark and view["you"] is None and watch_due(game_id):
+        game_watch_mark(game_id=game_id)
+    return view
 
 
 def _watchable(game_id: int, user, scope) -> bool:
@@ -55,6 +60,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
         self.groups_joined: set[str] = set()
         self.last_seq = -1
         self.watching = False  # set once the user may see the game: views go out then
+        self.spectating = False  # without a seat (its pings keep the game marked watched)
         self.allowance = float(messages.RATE_BURST)
         self.allowance_at = time.monotonic()
         user = self.scope.get("user")
@@ -94,13 +100,14 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
         await self.accept()
         await live_sockets.opened()
         self.counted = True
-        view = await _view_for(self.game_id, user, self.language)
+        view = await _view_for(self.game_id, user, self.language, mark=True)
         if view is None:  # deleted meanwhile
             await self.close(code=CLOSE_NOT_FOUND)
             return
         if self.user_id is not None:
             # An open table means no "your turn" email for this game (correspondence).
             await apresence_touch(self.user_id, self.game_id)
+        self.spectating = view["you"] is None
         await self._forward(view)
 
     def _anon_release(self) -> None:
@@ -159,6 +166,8 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
         elif kind == messages.PING:
             if self.user_id is not None:
                 presence_heartbeat(self.user_id, self.game_id)
+            if self.spectating and watch_due(self.game_id):
+                await database_sync_to_async(game_watch_mark)(game_id=self.game_id)
             await self.send_json(messages.pong_message())
         else:
             await self.send_json(messages.error_message(
@@ -188,6 +197,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             return
         key = str(self.user_id)
         if key in event["texts"]:
+            self.spectating = False
             if event.get("languages", {}).get(key, self.language) == self.language:
                 await self._forward_text(event["seq"], event["texts"][key])
                 return
@@ -197,8 +207,14 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             if view is not None:
                 await self._forward(view)
             return
-        spectators = event.get("spectators") or {}
-        await self._forward_text(event["seq"], spectators.get(self.language, event["spectator"]))
+        self.spectating = True
+        text = (event.get("spectators") or {}).get(self.language) or event["spectator"]
+        if text is None:  # built while the game was not marked watched: read it
+            view = await _view_for(self.game_id, self.scope["user"], self.language, mark=True)
+            if view is not None:
+                await self._forward(view)
+            return
+        await self._forward_text(event["seq"], text)
 
     async def game_deliver(self, event):
         """A text for each kind of reader (messages.py): this socket sends its own."""

@@ -44,7 +44,9 @@ Channel layer (server internal), after a change commits; the writer builds every
                                    own user's text (or the spectators' in its own
                                    language), so no other seat's view leaves the server;
                                    a seated socket of another language than its user's
-                                   text reads its view again, in its language
+                                   text reads its view again, in its language; no
+                                   spectators' views (null) while nobody without a seat
+                                   watches (watchers.py): such a socket reads its own
     group "game-<id>"              {"type": "game.deliver", "texts": {"<class>:<lang>": "..."},
                                    "users": {"<user id>": "<class>" or null},
                                    "only_users": bool}
@@ -97,12 +99,13 @@ def session_group(session_key: str) -> str:
     return "auth-s" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
-def game_views(seq: int, texts: dict[int, str], spectator: str, *,
+def game_views(seq: int, texts: dict[int, str], spectator: str | None, *,
                languages: dict[int, str] | None = None,
                spectators: dict[str, str] | None = None) -> dict:
     """`texts`: user id -> view_text of that seated user's view, said in `languages`[user
     id]; `spectator`: the spectators' view_text in the site's language, `spectators` in
-    each language. (Keys are strings: the channel layer's msgpack wants them.)"""
+    each language (both None when the game was not watched: games.live.watchers; such a
+    socket reads its view). (Keys are strings: the channel layer's msgpack wants them.)"""
     message = {"type": GAME_VIEWS, "seq": seq,
                "texts": {str(u): t for u, t in texts.items()}, "spectator": spectator}
     if languages is not None:

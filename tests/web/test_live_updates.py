@@ -77,9 +77,9 @@ async def _every_seat_gets_its_view(monkeypatch):
     reads = []
     real_view = consumers._view_for
 
-    async def counted_view(game_id, user, language):
+    async def counted_view(game_id, user, language, mark=False):
         reads.append(user.pk)
-        return await real_view(game_id, user, language)
+        return await real_view(game_id, user, language, mark)
 
     monkeypatch.setattr(consumers, "_view_for", counted_view)
     watcher = await database_sync_to_async(make_user)("eve")
