@@ -19,7 +19,7 @@ from ..selectors import game_and_seats, game_view_for
 from ..visibility import can_watch, invite_given
 from . import anon_sockets, live_sockets, messages
 from .presence import apresence_leave, apresence_touch, presence_heartbeat
-from .watchers import game_watch_mark, watch_due
+from .watchers import game_watch_mark, watch_due, watch_missed
 from .ws_threads import HandshakeExpired, handshake_read
 
 CLOSE_UNAUTHORIZED = 4401
@@ -210,6 +210,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
         self.spectating = True
         text = (event.get("spectators") or {}).get(self.language) or event["spectator"]
         if text is None:  # built while the game was not marked watched: read it
+            watch_missed(self.game_id)
             view = await _view_for(self.game_id, self.scope["user"], self.language, mark=True)
             if view is not None:
                 await self._forward(view)

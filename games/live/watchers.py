@@ -32,6 +32,12 @@ def watch_due(game_id: int) -> bool:
     return _known.get(game_id, 0.0) < time.time() + RENEW_SECONDS
 
 
+def watch_missed(game_id: int) -> None:
+    """A change came without the spectators' views: the mark this process knows of may be
+    gone (a row written whole from an older read), so the next check writes it again."""
+    _known.pop(game_id, None)
+
+
 def game_watch_mark(*, game_id: int) -> None:
     """Mark the game watched for WATCH_SECONDS from now, unless a mark lasts long enough
     already (a few spectators or processes: one write every few minutes, not one each)."""

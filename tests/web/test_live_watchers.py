@@ -100,7 +100,7 @@ async def _spectator_and_lost_mark():
     # The mark is lost (as when a move locked the row just before a new socket set it):
     # the next change has no spectators' view, and the socket reads its own.
     await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(watched_until=None)
-    watchers._known.clear()
+    assert not watchers.watch_due(game.pk)  # the process believes the mark still holds
     await database_sync_to_async(_play_one)(game.pk, seats, rng)
     second = await ws.receive_json_from(timeout=10)
     assert second["seq"] == 2 and second["view"]["you"] is None
