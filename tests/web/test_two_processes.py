@@ -15,6 +15,7 @@ from django.conf import settings
 from accounts.services import api_token_create, api_token_revoke
 from games import services
 from games.bots import choose_move
+from games.models import Game
 from tests import servers
 from tests.conftest import make_user
 
@@ -224,3 +225,35 @@ def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_tracebac
         text = log.read_text()
         assert "Exception inside application" not in text, text[-3000:]
         time.sleep(0.2)
+
+
+def test_a_spectator_on_one_process_sees_every_move_posted_to_the_other(two_processes):
+    game_id, tokens = _game()
+    tokens = [secret for _, secret in tokens]
+    (_, url_a, _), (_, url_b, _) = two_processes
+    watcher = api_token_create(user=make_user("eve"), name="t")[1]
+
+    async def scenario():
+        async with aiohttp.ClientSession() as session:
+            table = Table(session, game_id, tokens)
+            players = [asyncio.create_task(table.listen(k, url_a)) for k in range(4)]
+            await table.all_at(0)
+            seen = []
+            ws_url = url_b.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={watcher}"
+            async with session.ws_connect(ws_url) as ws:
+                seen.append((await ws.receive_json(timeout=30))["view"])
+                rng = random.Random(6)
+                for _ in range(6):  # posted to A, which learns of the watcher from the row
+                    seq = await table.play(url_a, rng)
+                    await table.all_at(seq)
+                    seen.append((await ws.receive_json(timeout=30))["view"])
+                    assert seen[-1]["seq"] == seq
+            for task in players:
+                task.cancel()
+            await asyncio.gather(*players, return_exceptions=True)
+            return seen
+
+    seen = asyncio.run(scenario())
+    assert [v["seq"] for v in seen] == list(range(7))
+    assert all(v["you"] is None and "hand" not in v for v in seen)
+    assert Game.objects.get(pk=game_id).watched_until is not None
