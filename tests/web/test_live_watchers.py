@@ -1,7 +1,6 @@
 """Spectators' views are built only while someone without a seat watches the game."""
 
 import random
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -15,18 +14,9 @@ from games.live import broadcast, watchers
 from games.models import Game
 from tests.conftest import make_user
 from tests.web.test_live_updates import _four, _play_one, _socket, _token
+from tests.web.test_live_updates import _own_channel_prefix  # noqa: F401 (autouse: own Redis prefix)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _own_channel_prefix(settings):
-    layers = {k: dict(v) for k, v in django_settings.CHANNEL_LAYERS.items()}
-    if "redis" in layers["default"]["BACKEND"].lower():
-        config = dict(layers["default"].get("CONFIG", {}))
-        config["prefix"] = f"test-{uuid.uuid4().hex[:8]}"
-        layers["default"]["CONFIG"] = config
-    settings.CHANNEL_LAYERS = layers
 
 
 @pytest.fixture(autouse=True)
