@@ -13,8 +13,13 @@ from games import services
 from games.live import broadcast, watchers
 from games.models import Game
 from tests.conftest import make_user
-from tests.web.test_live_updates import _four, _play_one, _socket, _token
-from tests.web.test_live_updates import _own_channel_prefix  # noqa: F401 (autouse: own Redis prefix)
+from tests.web.test_live_updates import (
+    _four,
+    _own_channel_prefix,  # noqa: F401 (autouse: own Redis prefix)
+    _play_one,
+    _socket,
+    _token,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
