@@ -5,11 +5,13 @@ writer of every change sends each seat's view ready-made (games.live.broadcast),
 consumer only forwards it.
 """
 
+import logging
 import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DatabaseError
 from django.utils import translation
 
 from accounts.language import language_of_socket
@@ -21,6 +23,8 @@ from . import anon_sockets, live_sockets, messages
 from .presence import apresence_leave, apresence_touch, presence_heartbeat
 from .watchers import game_watch_mark, watch_due, watch_missed
 from .ws_threads import HandshakeExpired, handshake_read
+
+log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
@@ -38,6 +42,14 @@ def _view_for(game_id: int, user, language: str, mark: bool = False) -> dict | N
     if mark and view["you"] is None and watch_due(game_id):
         game_watch_mark(game_id=game_id)
     return view
+
+
+@database_sync_to_async
+def _mark_watched(game_id: int) -> None:
+    try:
+        game_watch_mark(game_id=game_id)
+    except DatabaseError as exc:  # a restart: the next ping tries again, the socket stays
+        log.warning("game %s not marked watched: %s", game_id, exc)
 
 
 def _watchable(game_id: int, user, scope) -> bool:
@@ -167,7 +179,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             if self.user_id is not None:
                 presence_heartbeat(self.user_id, self.game_id)
             if self.spectating and watch_due(self.game_id):
-                await database_sync_to_async(game_watch_mark)(game_id=self.game_id)
+                await _mark_watched(self.game_id)
             await self.send_json(messages.pong_message())
         else:
             await self.send_json(messages.error_message(

@@ -7,10 +7,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
+from django.db import OperationalError
 from django.utils import timezone
 
 from games import services
-from games.live import broadcast, watchers
+from games.live import broadcast, consumers, watchers
 from games.models import Game
 from tests.conftest import make_user
 from tests.web.test_live_updates import (
@@ -136,3 +137,30 @@ def test_changes_other_than_moves_send_the_spectators_view_watched_or_not(sent):
     services.game_join(game_id=game.pk, user=bob)  # rare: read from the database, all views
     assert sent[-1].by_user.keys() == {ann.pk, bob.pk}
     assert sent[-1].spectators[django_settings.LANGUAGE_CODE]["you"] is None
+
+
+def test_a_spectators_ping_while_the_database_is_away_still_gets_its_pong(monkeypatch):
+    async_to_sync(_ping_database_away)(monkeypatch)
+
+
+async def _ping_database_away(monkeypatch):
+    game, _seats = await database_sync_to_async(_four)()
+    watcher = await database_sync_to_async(make_user)("eve")
+    ws = _socket(game.pk, (await database_sync_to_async(_token)(watcher))[1])
+    assert (await ws.connect())[0]
+    await ws.receive_json_from(timeout=10)
+    tried = []
+
+    def away(*, game_id):
+        tried.append(game_id)
+        raise OperationalError("the database is restarting")
+
+    monkeypatch.setattr(consumers, "game_watch_mark", away)
+    watchers._known.clear()  # the mark is due
+    await ws.send_json_to({"type": "ping"})
+    assert (await ws.receive_json_from(timeout=10))["type"] == "pong"
+    assert tried == [game.pk]
+    await ws.send_json_to({"type": "ping"})  # the socket is still open, and tries again
+    assert (await ws.receive_json_from(timeout=10))["type"] == "pong"
+    assert tried == [game.pk, game.pk]
+    await ws.disconnect()
