@@ -112,6 +112,8 @@ def select(sql: str, params) -> list[tuple]:
 # psycopg connection -> {statement name: prepared on it (False: unknown, sent as text)};
 # a new connection (after a restart, or made by the pool) starts empty, closed ones drop out
 _prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# psycopg connections whose prepared statements the server lost or outdated: made again
+_outdated: weakref.WeakSet = weakref.WeakSet()
 PREPARED_MAX = 256  # statements a connection keeps; more are sent as text
 _MARK = re.compile(r"%%|%s")
 
@@ -145,7 +147,8 @@ def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
     prepares = []
     if _prepares(db):
         known = _prepared.setdefault(db.connection, {})  # name -> prepared (False: unknown)
-        if known.get(_STALE):  # the server lost or outdated them: start again
+        if db.connection in _outdated:  # the server lost or outdated them: start again
+            _outdated.discard(db.connection)
             known.clear()
             prepares.append(("DEALLOCATE ALL", []))
         forms = [_prepared_form(sql) for sql, _ in statements]
@@ -162,7 +165,7 @@ def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
             if prepares:  # some may have run before the error: never by name here again
                 known.update(dict.fromkeys(missing, False))
             if _stale(exc):
-                known[_STALE] = True
+                _outdated.add(db.connection)
             raise
         if prepares:
             known.update(dict.fromkeys(missing, True))
@@ -170,9 +173,6 @@ def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
                 cursor.nextset()
         return
     _send(cursor, statements)
-
-
-_STALE = object()  # in a connection's map: its prepared statements must be made again
 
 
 def _stale(exc: Exception) -> bool:

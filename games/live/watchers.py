@@ -22,9 +22,9 @@ RENEW_SECONDS = 150
 _known: dict[int, float] = {}  # game id -> (this process knows) marked until, time.time()
 
 
-def watched(game: Game, now=None) -> bool:
+def watched(game: Game) -> bool:
     """Whether a change of `game` (as read under its lock) needs the spectators' views."""
-    return game.watched_until is not None and game.watched_until > (now or timezone.now())
+    return game.watched_until is not None and game.watched_until > timezone.now()
 
 
 def watch_due(game_id: int) -> bool:
