@@ -157,10 +157,16 @@ def _with_seats(games):
         Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
 
 
+# What no move, view or notice reads of a seat's user: a move would read and decode them
+# (four players) for nothing. The preferences stay: clocks and notices read them.
+USER_UNREAD = ("password", "last_login", "date_joined", "digest_next", "first_name",
+               "last_name", "is_superuser", "is_staff")
+
+
 @cache
 def _game_columns():
     return (rows.Columns(Game, "g"), rows.Columns(Seat, "s"),
-            rows.Columns(get_user_model(), "u"))
+            rows.Columns(get_user_model(), "u", defer=USER_UNREAD))
 
 
 @cache

@@ -48,14 +48,16 @@ class Columns:
     """A model's columns in a SELECT under a table alias, and the loader of its instances
     from a row of such a SELECT."""
 
-    def __init__(self, model, alias: str):
+    def __init__(self, model, alias: str, defer: tuple[str, ...] = ()):
+        """`defer`: attnames not read (the ORM reads one if it is ever touched)."""
         self.model, self.alias = model, alias
-        self.fields = list(model._meta.concrete_fields)
+        self.fields = [f for f in model._meta.concrete_fields if f.attname not in defer]
         self.names = [f.attname for f in self.fields]
         self.cols = [f.get_col(alias) for f in self.fields]
         self.pk_at = self.names.index(model._meta.pk.attname)
         self.sql = ", ".join(f"{alias}.{quote(f.column)}" for f in self.fields)
         self.width = len(self.fields)
+        self._by_vendor: dict[str, list] = {}
 
     def load(self, row, start: int = 0):
         """The instance in row[start:start + width]; None for a LEFT JOIN's empty side."""
@@ -63,10 +65,19 @@ class Columns:
         if values[self.pk_at] is None:
             return None
         db = _db()
-        for i, convs in _converters(self.model, db.vendor):
+        for i, convs in self._converters(db.vendor):
             for convert in convs:
                 values[i] = convert(values[i], self.cols[i], db)
         return self.model.from_db(db.alias, self.names, values)
+
+    def _converters(self, vendor: str) -> list[tuple[int, list]]:
+        """(column number, converters) for the columns read that have any."""
+        found = self._by_vendor.get(vendor)
+        if found is None:
+            found = self._by_vendor[vendor] = [
+                (i, convs) for i, field in enumerate(self.fields)
+                if (convs := _field_converters(self.model, field.attname, vendor)[1])]
+        return found
 
 
 @cache
@@ -75,17 +86,6 @@ def _field_converters(model, attname: str, vendor: str):
     field = next(f for f in model._meta.concrete_fields if f.attname == attname)
     col = field.get_col(model._meta.db_table)
     return col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-
-
-@cache
-def _converters(model, vendor: str) -> list[tuple[int, list]]:
-    """(column number, converters) for the model's columns that have any."""
-    out = []
-    for i, field in enumerate(model._meta.concrete_fields):
-        convs = _field_converters(model, field.attname, vendor)[1]
-        if convs:
-            out.append((i, convs))
-    return out
 
 
 def column(model, attname: str, sql: str, params) -> list:

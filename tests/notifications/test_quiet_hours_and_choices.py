@@ -3,6 +3,7 @@ follows when they end; each kind goes by push, e-mail, both or none; bad choices
 refused with 400 and change nothing. Push goes to a real push service on loopback
 (push_receiver.py), mail to Django's outbox."""
 
+import random
 from datetime import time, timedelta
 
 import pytest
@@ -11,6 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
+from games import selectors, services
+from games.engine import legal_moves
+from games.selectors import game_state
 from lib import vapid
 from notifications.models import Notification
 from notifications.notifications import notify
@@ -272,3 +276,43 @@ def test_the_release_job_reads_as_many_queries_with_many_held_notices_not_yet_du
     others(2, 12)
     assert Notification.objects.filter(release_at__isnull=False).count() > 30
     assert queries(due) == few
+
+
+def _user_reads(captured) -> list[str]:
+    """Statements reading the user table alone (a game's locked read joins it)."""
+    table = User._meta.db_table
+    return [q["sql"] for q in captured.captured_queries
+            if q["sql"].startswith("SELECT") and f'FROM "{table}"' in q["sql"]]
+
+
+def _move_captured(game, seat):
+    """`seat` plays a legal move; the statements of the move alone."""
+    game.refresh_from_db()
+    move = dict(random.Random(1).choice(legal_moves(game_state(game), seat)))
+    del move["seat"]
+    mover = user_at(game, seat)
+    with CaptureQueriesContext(connection) as captured, committed():
+        services.move_play(game_id=game.pk, user=mover, seq=game.seq, move=move)
+    game.refresh_from_db()
+    return game, captured
+
+
+def test_a_move_reads_no_players_password_hash_or_dates(ann, bob, cat):
+    game = started_game([ann, bob, cat])
+    _, captured = _move_captured(game, game.waiting_on[0])
+    locked = [q["sql"] for q in captured.captured_queries if "FOR UPDATE" in q["sql"]]
+    assert locked and all(f'"{column}"' not in sql
+                          for sql in locked for column in selectors.USER_UNREAD)
+
+
+def test_a_turn_and_its_notice_in_quiet_hours_read_the_players_settings_with_the_game(
+        ann, bob, cat):
+    for user in (ann, bob, cat):
+        quiet_now(user)
+    game = started_game([ann, bob, cat])
+    before = Notification.objects.filter(kind="your_turn").count()
+    game, captured = _move_captured(game, game.waiting_on[0])
+    turn = Notification.objects.filter(game=game, kind="your_turn").latest("pk")
+    assert Notification.objects.filter(kind="your_turn").count() > before
+    assert turn.release_at is not None  # the quiet hours were read and kept
+    assert _user_reads(captured) == []  # none read again, field by field

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clocks.models import SeatClock
-from games import services
+from games import selectors, services
 from games.models import Game, Move, Seat
 from lib import rows
 from tests.clocks.helpers import started_game
@@ -34,6 +34,18 @@ def test_a_game_its_seats_and_their_users_load_as_the_orm_loads_them():
     assert [_fields(s) for s in seats] == [_fields(s) for s in orm_seats]
     assert [_fields(s.user) for s in seats] == [_fields(s.user) for s in orm_seats]
     assert all(s.game is loaded for s in seats)
+
+
+def test_players_come_without_the_columns_no_move_reads_which_load_when_touched(
+        django_assert_num_queries):
+    game = started_game(_players(), LIVE)
+    with transaction.atomic():
+        _, seats = services._locked_game_and_seats(game.pk)
+    user = seats[0].user
+    assert user.get_deferred_fields() == set(selectors.USER_UNREAD)
+    joined = get_user_model().objects.get(pk=user.pk).date_joined
+    with django_assert_num_queries(1):
+        assert user.date_joined == joined
 
 
 def test_a_bot_seat_loads_without_a_user():
