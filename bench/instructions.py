@@ -37,8 +37,8 @@ def main(argv=None) -> int:
                         metavar=("SHORT", "LONG"))
     args = parser.parse_args(argv)
     short, long = sorted(args.moves)
-    if long <= short:
-        parser.error("--moves takes two different lengths")
+    if short < 1 or long <= short:
+        parser.error("--moves takes two different lengths of at least 1 move")
     if shutil.which("valgrind") is None:
         parser.error("valgrind is not installed (apt-get install -y valgrind)")
     counts = [_count(short), _count(long)]
