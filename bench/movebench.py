@@ -2,7 +2,7 @@
 live four-player games played through Django's full request path (middleware, the API,
 the service, the broadcast to the channel layer), one move after another.
 
-    python -m bench.movebench --moves 2000 [--behind 1] [--profile 30]
+    python -m bench.movebench --moves 2000 [--behind 1] [--profile 30] [--games-ahead N]
 
 Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
 machine barely moves it), queries a move, and with --profile the functions taking the
@@ -48,7 +48,13 @@ def main(argv=None) -> int:
     parser.add_argument("--behind", type=int, default=0, metavar="K",
                         help="before each move this process holds only the state K moves "
                              "back, as when other processes made the game's latest moves")
+    parser.add_argument("--games-ahead", type=int, default=0, metavar="N",
+                        help="create N games before the first move and play them in "
+                             "turn, none in the loop (bench.instructions: two runs of "
+                             "different lengths then differ by their moves alone)")
     args = parser.parse_args(argv)
+    if args.moves < 1 or args.games_ahead < 0:
+        parser.error("--moves takes at least 1 and --games-ahead no negative number")
     _setup()
     from django.db import connection
     from django.test import Client
@@ -71,13 +77,23 @@ def main(argv=None) -> int:
             services.game_join(game_id=game.pk, user=u)
         return game.pk
 
-    game_id, moves, queries, cpu, get_cpu = new_game(), 0, 0, 0.0, 0.0
+    ahead = [new_game() for _ in range(args.games_ahead)]
+
+    def next_game():
+        if not args.games_ahead:
+            return new_game()
+        if not ahead:
+            raise SystemExit(f"the games made ahead ({args.games_ahead}) ended before "
+                             f"{args.moves} moves: ask for more (--games-ahead)")
+        return ahead.pop(0)
+
+    game_id, moves, queries, cpu, get_cpu = next_game(), 0, 0, 0.0, 0.0
     view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
     # CPU, not wall time: waiting on PostgreSQL or Redis costs the process nothing
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     while moves < args.moves:
         if view["status"] != "playing":
-            game_id = new_game()
+            game_id = next_game()
             view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
         seat = view["waiting_on"][0]
         k = next(by_user[uid] for uid, s in _seat_users(game_id).items() if s == seat)
