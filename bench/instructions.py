@@ -5,7 +5,7 @@ callgrind at two lengths, the difference divided by the moves between them.
 
 CPU time on a shared machine drifts by a quarter from one run to the next, more than most
 changes move it; the count of instructions does not (two runs of one commit agree within
-about 0.5%), so a change is measured against its parent by this count. Each step of the
+about 0.2%), so a change is measured against its parent by this count. Each step of the
 loop is a GET of the mover's view and the move's POST through Django's full request path
 (the test client's share included, the same on both sides of a comparison). `--against
 REV` counts that revision too, in a git worktree of its own (with this checkout's compiled
