@@ -53,6 +53,7 @@ class Run:
         self.t0 = time.monotonic()
         self.window_end = self.t0 + args.seconds
         self.post_ms: list[float] = []
+        self.post_at: list[float] = []  # when each counted POST was sent (--timeline)
         self.push_ms: list[float] = []
         self.moves = 0
         self.conflicts = 0
@@ -254,6 +255,7 @@ class Game:
             t1 = time.monotonic()
             if run.in_window(t0):
                 run.post_ms.append((t1 - t0) * 1000)
+                run.post_at.append(t0)
             if status == 200:
                 self.sent.append((body["seq"], t0))
                 if run.in_window(t0):
@@ -380,6 +382,28 @@ def _pids_starting(text: str) -> list[int]:
     return found
 
 
+def _print_timeline(run: Run, step: float) -> None:
+    """POST latencies slice by slice of the window: a tail made in bursts (a periodic job,
+    a pause of the server) shows as a few bad slices, saturation as all of them."""
+    slices: dict[int, list[float]] = {}
+    for at, ms in zip(run.post_at, run.post_ms):
+        slices.setdefault(int((at - run.window_start) // step), []).append(ms)
+    for i in sorted(slices):
+        ms = slices[i]
+        print(f"  {i * step:5.0f}-{(i + 1) * step:<5.0f} s  moves/s {len(ms) / step:6.1f}  "
+              f"POST ms p50 {_pct(ms, 50):>5}  p95 {_pct(ms, 95):>5}  max {max(ms):6.0f}")
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return value
+
+
 def _pct(values: list[float], p: float) -> str:
     if not values:
         return "-"
@@ -435,6 +459,8 @@ async def main_async(args) -> int:
           f"p99 {_pct(run.post_ms, 99)}  (n={len(run.post_ms)})")
     print(f"push ms  p50 {_pct(run.push_ms, 50)}  p95 {_pct(run.push_ms, 95)}  "
           f"p99 {_pct(run.push_ms, 99)}  (n={len(run.push_ms)})")
+    if args.timeline:
+        _print_timeline(run, args.timeline)
     faults = sum(run.faults.values())
     print(f"faults {faults}" + (f"  {dict(run.faults)}" if faults else "")
           + f"  reconnects {run.reconnects}  resyncs {run.resyncs}")
@@ -473,6 +499,9 @@ def main(argv=None) -> int:
     parser.add_argument("--request-timeout", type=float, default=30)
     parser.add_argument("--setup-timeout", type=float, default=120,
                         help="seconds for all games to be created and their sockets open")
+    parser.add_argument("--timeline", type=_positive, default=0, metavar="SECONDS",
+                        help="also print the POST latencies of each slice of the window "
+                             "this long")
     parser.add_argument("--ramp", type=float, default=0, metavar="SECONDS",
                         help="open the tables one after another over this long (0: all at "
                              "once); the setup timeout counts from the start")
