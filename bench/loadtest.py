@@ -38,6 +38,7 @@ from collections import Counter
 import aiohttp
 import orjson
 
+from bench.http1 import Http1
 from blaze_site import gc_tuning
 from games.bots import choose_move
 from games.engine import RecordError, import_record
@@ -67,6 +68,7 @@ class Run:
         self.ready = 0               # games whose four sockets hold their first view
         self.all_ready = asyncio.Event()
         self.closing = False
+        self.http = Http1(args.request_timeout)  # the requests; the sockets are aiohttp's
 
     def in_window(self, t: float) -> bool:
         return self.window_start <= t <= self.window_end
@@ -101,9 +103,12 @@ class Game:
         return {"Authorization": f"Bearer {self.tokens[k]}"}
 
     async def _post(self, k: int, path: str, body: dict | None = None):
-        async with self.session.post(self.post_urls[k] + path, json=body or {},
-                                     headers=self._auth(k)) as r:
-            return r.status, await r.json(content_type=None, loads=orjson.loads)
+        status, raw = await self.run.http.request(
+            "POST", self.post_urls[k] + path, orjson.dumps(body or {}), self._auth(k))
+        try:
+            return status, orjson.loads(raw)
+        except orjson.JSONDecodeError:  # not JSON (a proxy's error page): said as it came
+            return status, raw.decode("utf-8", "replace")
 
     async def play_forever(self, stop_starting: asyncio.Event):
         # tables open one after another over --ramp seconds, as a site fills (not all at once)
@@ -448,6 +453,7 @@ async def main_async(args) -> int:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
         unfinished = len(pending)
+    run.http.close()
     seconds = args.seconds
     pace = f"think {args.think:.0f} ms a move" if args.think else "no think time"
     print(f"games {args.games} (4 players, {len(urls)} URL(s), {pace}), window {seconds:.0f} s, "

@@ -1,11 +1,12 @@
 """The load benchmark's options and its timeline of the window, without a server."""
 
 import argparse
+import asyncio
 from types import SimpleNamespace
 
 import pytest
 
-from bench import loadtest
+from bench import http1, loadtest
 
 
 def test_the_timeline_gives_each_slice_of_the_window_its_own_rate_and_latencies(capsys):
@@ -31,3 +32,70 @@ def test_a_bad_timeline_is_refused_before_anything_runs(capsys):
         loadtest.main(["--tokens", "none.txt", "--timeline", "0", "http://127.0.0.1:1"])
     assert exit_.value.code == 2
     assert "a number of seconds above 0" in capsys.readouterr().err
+
+
+def _serve(answers: list[bytes], seen: list[bytes]):
+    """A server answering each request it reads with the next of `answers`; b"" closes
+    the connection instead of answering (an idle keep-alive connection the server ended)."""
+
+    async def handle(reader, writer):
+        while answers:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except asyncio.IncompleteReadError:
+                break
+            length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+            seen.append(head + await reader.readexactly(length))
+            answer = answers.pop(0)
+            if not answer:
+                break
+            writer.write(answer)
+            await writer.drain()
+        writer.close()
+
+    return asyncio.start_server(handle, "127.0.0.1", 0)
+
+
+def _exchange(answers, calls):
+    async def main():
+        seen: list[bytes] = []
+        server = await _serve(answers, seen)
+        port = server.sockets[0].getsockname()[1]
+        client = http1.Http1(timeout=5)
+        results = []
+        try:
+            for body in calls:
+                results.append(await client.request(
+                    "POST", f"http://127.0.0.1:{port}/api/v1/x?y=1", body,
+                    {"Authorization": "Bearer t"}))
+        finally:
+            client.close()
+            server.close()
+        return results, seen
+
+    return asyncio.run(main())
+
+
+def test_requests_share_a_kept_connection_and_read_lengths_and_chunks():
+    answers = [b"HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n{\"a\": 1}",
+               b"HTTP/1.1 409 Conflict\r\nTransfer-Encoding: chunked\r\n\r\n"
+               b"3\r\n{\"s\r\n5\r\neq\":2\r\n1\r\n}\r\n0\r\n\r\n"]
+    results, seen = _exchange(answers, [b'{"seq": 1}', b""])
+    assert results == [(200, b'{"a": 1}'), (409, b'{"seq":2}')]
+    first = seen[0].decode()
+    assert first.startswith("POST /api/v1/x?y=1 HTTP/1.1\r\n")
+    assert "Authorization: Bearer t\r\n" in first and "Content-Type: application/json" in first
+    assert first.endswith('\r\n\r\n{"seq": 1}')
+
+
+def test_a_kept_connection_ended_without_an_answer_is_replaced_and_the_request_sent_anew():
+    answers = [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", b"",
+               b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nagain"]
+    results, seen = _exchange(answers, [b"{}", b'{"n": 2}'])
+    assert results == [(200, b"ok"), (200, b"again")]
+    assert [s.endswith(b'{"n": 2}') for s in seen] == [False, True, True]
+
+
+def test_an_answer_that_is_not_http_is_an_error_of_the_connection():
+    with pytest.raises(ConnectionError, match="not an HTTP"):
+        _exchange([b"SMTP ready\r\n\r\n"], [b"{}"])
