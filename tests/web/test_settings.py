@@ -141,7 +141,7 @@ _GC_PROBE = ("import gc, blaze_site.asgi; "
 def test_the_web_process_freezes_its_start_up_objects_out_of_garbage_collection():
     done = _run(["-c", _GC_PROBE], DJANGO_SETTINGS_MODULE="blaze_site.settings")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "10000"]
+    assert done.stdout.split() == ["True", "50000"]
 
 
 def test_the_collector_keeps_pythons_defaults_when_the_threshold_is_zero():
