@@ -7,6 +7,7 @@ server then lacked. The sockets stay aiohttp's.
 """
 
 import asyncio
+import functools
 from urllib.parse import urlsplit
 
 
@@ -22,11 +23,7 @@ class Http1:
     async def request(self, method: str, url: str, body: bytes = b"",
                       headers: dict | None = None) -> tuple[int, bytes]:
         """(status, body) of one request; raises TimeoutError or OSError."""
-        parts = urlsplit(url)
-        if parts.scheme != "http" or not parts.hostname:
-            raise ValueError(f"only http:// addresses, not {url!r}")
-        site = f"{parts.hostname}:{parts.port or 80}"
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        host, port, site, target = _split(url)
         lines = [f"{method} {target} HTTP/1.1", f"Host: {site}",
                  f"Content-Length: {len(body)}"]
         if body:
@@ -35,8 +32,7 @@ class Http1:
         message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
         async with asyncio.timeout(self.timeout):
             while True:
-                reused, (reader, writer) = await self._connection(parts.hostname,
-                                                                  parts.port or 80, site)
+                reused, (reader, writer) = await self._connection(host, port, site)
                 try:
                     writer.write(message)
                     status, answer, keep = await _read_answer(reader)
@@ -71,6 +67,17 @@ class Http1:
             for _, writer in idle:
                 writer.close()
         self._idle.clear()
+
+
+@functools.lru_cache(maxsize=16_384)  # a table's few addresses, asked at every move
+def _split(url: str) -> tuple[str, int, str, str]:
+    """(host, port, "host:port", path and query) of an http:// address."""
+    parts = urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise ValueError(f"only http:// addresses, not {url!r}")
+    port = parts.port or 80
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.hostname, port, f"{parts.hostname}:{port}", target
 
 
 async def _read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes, bool]:

@@ -99,3 +99,9 @@ def test_a_kept_connection_ended_without_an_answer_is_replaced_and_the_request_s
 def test_an_answer_that_is_not_http_is_an_error_of_the_connection():
     with pytest.raises(ConnectionError, match="not an HTTP"):
         _exchange([b"SMTP ready\r\n\r\n"], [b"{}"])
+
+
+@pytest.mark.parametrize("url", ["https://127.0.0.1/x", "http:///x", "ftp://h/x"])
+def test_an_address_other_than_plain_http_is_refused_before_a_connection(url):
+    with pytest.raises(ValueError, match="only http://"):
+        asyncio.run(http1.Http1(timeout=1).request("POST", url, b"{}"))
