@@ -28,6 +28,8 @@ faults     answers other than 200/409, socket drops, games that stalled, views m
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import os
 import random
 import resource
@@ -399,6 +401,34 @@ def _print_timeline(run: Run, step: float) -> None:
               f"POST ms p50 {_pct(ms, 50):>5}  p95 {_pct(ms, 95):>5}  max {max(ms):6.0f}")
 
 
+@contextlib.contextmanager
+def collector_paused():
+    """The client's garbage collector off for the window, its garbage collected after
+    (the list yielded then holds how many objects). At 1,000 tables a collection of the
+    client walked every view its 4,000 sockets held, 0.2-0.5 s every few seconds: every
+    simulated player stopped at once, then sent its moves in one burst, a load no crowd
+    of separate devices makes (docs/live-play.md)."""
+    garbage = [0]
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield garbage
+    finally:
+        if was_enabled:
+            gc.enable()
+        garbage[0] = gc.collect()
+
+
+def _not_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of seconds, 0 or more, not {text!r}")
+    return value
+
+
 def _positive(text: str) -> float:
     try:
         value = float(text)
@@ -437,13 +467,16 @@ async def main_async(args) -> int:
             await asyncio.wait_for(run.all_ready.wait(), args.setup_timeout)
         except TimeoutError:
             run.fault("setup", f"{run.ready} of {args.games} games under way in time")
+        print(f"{run.ready} games under way after {time.monotonic() - run.t0:.1f} s; "
+              f"measuring for {args.seconds:.0f} s after {args.settle:.0f} s more",
+              file=sys.stderr)
+        await asyncio.sleep(args.settle)
         run.window_start = time.monotonic()
-        print(f"{run.ready} games under way after {run.window_start - run.t0:.1f} s; "
-              f"measuring for {args.seconds:.0f} s", file=sys.stderr)
         run.window_end = run.window_start + args.seconds
         watched = _watched(args.pid)
         cpu_before = _cpu_all(watched)
-        await asyncio.sleep(args.seconds)
+        with collector_paused() as garbage:
+            await asyncio.sleep(args.seconds)
         cpu_window = {k: v - cpu_before[k] for k, v in _cpu_all(watched).items()}
         stop_starting.set()
         load_window = os.getloadavg()
@@ -456,7 +489,8 @@ async def main_async(args) -> int:
     run.http.close()
     seconds = args.seconds
     pace = f"think {args.think:.0f} ms a move" if args.think else "no think time"
-    print(f"games {args.games} (4 players, {len(urls)} URL(s), {pace}), window {seconds:.0f} s, "
+    print(f"games {args.games} (4 players, {len(urls)} URL(s), {pace}), window {seconds:.0f} s"
+          f"{f' from {args.settle:.0f} s after the last table opened' if args.settle else ''}, "
           f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, "
           f"end of window {load_window[0]:.2f} {load_window[1]:.2f}")
     print(f"moves/s {run.moves / seconds:.1f}  ({run.moves} moves, "
@@ -477,6 +511,8 @@ async def main_async(args) -> int:
             f"{name} {sec * 1000 / run.moves:.1f}" for name, sec in cpu_window.items())
             + f"; all {sum(cpu_window.values()) * 1000 / run.moves:.1f}"
             + f" (of {os.cpu_count()} cores: {sum(cpu_window.values()) / seconds:.2f} busy)")
+    print(f"client: collector paused for the window, {garbage[0]} objects of cyclic garbage "
+          "collected after it")
     for line in run.records_bad[:5]:
         print("  " + line)
     return 0 if not faults and not run.records_bad else 1
@@ -511,6 +547,10 @@ def main(argv=None) -> int:
     parser.add_argument("--ramp", type=float, default=0, metavar="SECONDS",
                         help="open the tables one after another over this long (0: all at "
                              "once); the setup timeout counts from the start")
+    parser.add_argument("--settle", type=_not_negative, default=0, metavar="SECONDS",
+                        help="open the window this long after the last table is under way, "
+                             "so it measures the site full rather than filling (the last "
+                             "tables' sockets and reads still queued)")
     args = parser.parse_args(argv)
     # The client holds thousands of sockets and games: as in a web process, what exists
     # at start-up is left out of collections and young objects die before one (without

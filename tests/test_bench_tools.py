@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import gc
 from types import SimpleNamespace
 
 import pytest
@@ -32,6 +33,31 @@ def test_a_bad_timeline_is_refused_before_anything_runs(capsys):
         loadtest.main(["--tokens", "none.txt", "--timeline", "0", "http://127.0.0.1:1"])
     assert exit_.value.code == 2
     assert "a number of seconds above 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["-1", "later", "nan", "inf"])
+def test_a_settling_time_must_be_zero_or_more_seconds(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="0 or more"):
+        loadtest._not_negative(text)
+
+
+def test_a_bad_settling_time_is_refused_before_anything_runs(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        loadtest.main(["--tokens", "none.txt", "--settle", "-3", "http://127.0.0.1:1"])
+    assert exit_.value.code == 2
+    assert "0 or more, not '-3'" in capsys.readouterr().err
+
+
+def test_the_collector_is_off_for_the_window_and_collects_its_garbage_after():
+    assert gc.isenabled()
+    with loadtest.collector_paused() as garbage:
+        assert not gc.isenabled()
+        for _ in range(100):
+            cycle = []
+            cycle.append(cycle)
+        del cycle
+    assert gc.isenabled()
+    assert garbage[0] >= 100  # the window's cycles, freed once it ended
 
 
 def _serve(answers: list[bytes], seen: list[bytes]):
