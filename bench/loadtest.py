@@ -468,8 +468,8 @@ async def main_async(args) -> int:
         except TimeoutError:
             run.fault("setup", f"{run.ready} of {args.games} games under way in time")
         print(f"{run.ready} games under way after {time.monotonic() - run.t0:.1f} s; "
-              f"measuring for {args.seconds:.0f} s after {args.settle:.0f} s more",
-              file=sys.stderr)
+              f"measuring for {args.seconds:.0f} s"
+              + (f" from {args.settle:.0f} s on" if args.settle else ""), file=sys.stderr)
         await asyncio.sleep(args.settle)
         run.window_start = time.monotonic()
         run.window_end = run.window_start + args.seconds

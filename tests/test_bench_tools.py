@@ -22,30 +22,25 @@ def test_the_timeline_gives_each_slice_of_the_window_its_own_rate_and_latencies(
     assert "5-10" in second and "moves/s    0.4" in second and "p50   500" in second
 
 
-@pytest.mark.parametrize("text", ["0", "-5", "soon", "nan"])
-def test_a_timeline_slice_must_be_a_positive_number_of_seconds(text):
-    with pytest.raises(argparse.ArgumentTypeError, match="above 0"):
-        loadtest._positive(text)
+@pytest.mark.parametrize(("check", "text", "says"), [
+    *((loadtest._positive, text, "above 0") for text in ["0", "-5", "soon", "nan"]),
+    *((loadtest._not_negative, text, "0 or more") for text in ["-1", "later", "nan", "inf"]),
+])
+def test_a_timeline_slice_is_above_0_seconds_and_a_settling_time_0_or_more(check, text, says):
+    with pytest.raises(argparse.ArgumentTypeError, match=says):
+        check(text)
 
 
-def test_a_bad_timeline_is_refused_before_anything_runs(capsys):
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--timeline", "0", "a number of seconds above 0"),
+    ("--settle", "-3", "0 or more, not '-3'"),
+])
+def test_a_bad_timeline_or_settling_time_is_refused_before_anything_runs(
+        capsys, option, value, says):
     with pytest.raises(SystemExit) as exit_:
-        loadtest.main(["--tokens", "none.txt", "--timeline", "0", "http://127.0.0.1:1"])
+        loadtest.main(["--tokens", "none.txt", option, value, "http://127.0.0.1:1"])
     assert exit_.value.code == 2
-    assert "a number of seconds above 0" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("text", ["-1", "later", "nan", "inf"])
-def test_a_settling_time_must_be_zero_or_more_seconds(text):
-    with pytest.raises(argparse.ArgumentTypeError, match="0 or more"):
-        loadtest._not_negative(text)
-
-
-def test_a_bad_settling_time_is_refused_before_anything_runs(capsys):
-    with pytest.raises(SystemExit) as exit_:
-        loadtest.main(["--tokens", "none.txt", "--settle", "-3", "http://127.0.0.1:1"])
-    assert exit_.value.code == 2
-    assert "0 or more, not '-3'" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
 
 
 def test_the_collector_is_off_for_the_window_and_collects_its_garbage_after():
