@@ -57,6 +57,7 @@ class Run:
         self.window_end = self.t0 + args.seconds
         self.post_ms: list[float] = []
         self.post_at: list[float] = []  # when each counted POST was sent (--timeline)
+        self.lags: dict[int, float] = {}  # --timeline's slice -> the client loop's longest lag
         self.push_ms: list[float] = []
         self.moves = 0
         self.conflicts = 0
@@ -391,14 +392,28 @@ def _pids_starting(text: str) -> list[int]:
 
 def _print_timeline(run: Run, step: float) -> None:
     """POST latencies slice by slice of the window: a tail made in bursts (a periodic job,
-    a pause of the server) shows as a few bad slices, saturation as all of them."""
+    a pause of the server) shows as a few bad slices, saturation as all of them. The
+    client's own longest stall in each slice says whether it was the client."""
     slices: dict[int, list[float]] = {}
     for at, ms in zip(run.post_at, run.post_ms):
         slices.setdefault(int((at - run.window_start) // step), []).append(ms)
     for i in sorted(slices):
         ms = slices[i]
         print(f"  {i * step:5.0f}-{(i + 1) * step:<5.0f} s  moves/s {len(ms) / step:6.1f}  "
-              f"POST ms p50 {_pct(ms, 50):>5}  p95 {_pct(ms, 95):>5}  max {max(ms):6.0f}")
+              f"POST ms p50 {_pct(ms, 50):>5}  p95 {_pct(ms, 95):>5}  max {max(ms):6.0f}  "
+              f"client stall ms {run.lags.get(i, 0.0):4.0f}")
+
+
+async def _watch_lag(run: Run, step: float, every: float = 0.02) -> None:
+    """Note, for each --timeline slice, the longest the client's event loop came late to a
+    short sleep: its own stalls, which delay every simulated player at once."""
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(every)
+        now = time.monotonic()
+        if run.in_window(asked):
+            i = int((asked - run.window_start) // step)
+            run.lags[i] = max(run.lags.get(i, 0.0), (now - asked - every) * 1000)
 
 
 @contextlib.contextmanager
@@ -475,8 +490,11 @@ async def main_async(args) -> int:
         run.window_end = run.window_start + args.seconds
         watched = _watched(args.pid)
         cpu_before = _cpu_all(watched)
+        lag = asyncio.create_task(_watch_lag(run, args.timeline)) if args.timeline else None
         with collector_paused() as garbage:
             await asyncio.sleep(args.seconds)
+        if lag is not None:
+            lag.cancel()
         cpu_window = {k: v - cpu_before[k] for k, v in _cpu_all(watched).items()}
         stop_starting.set()
         load_window = os.getloadavg()

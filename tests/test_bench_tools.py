@@ -3,6 +3,7 @@
 import argparse
 import asyncio
 import gc
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -13,13 +14,33 @@ from bench import http1, loadtest
 def test_the_timeline_gives_each_slice_of_the_window_its_own_rate_and_latencies(capsys):
     run = SimpleNamespace(window_start=100.0,
                           post_at=[100.5, 101.0, 104.9, 105.0, 109.0],
-                          post_ms=[10.0, 20.0, 30.0, 400.0, 500.0])
+                          post_ms=[10.0, 20.0, 30.0, 400.0, 500.0], lags={1: 250.0})
     loadtest._print_timeline(run, 5)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     first, second = lines
     assert "0-5" in first and "moves/s    0.6" in first and "max     30" in first
+    assert "client stall ms    0" in first
     assert "5-10" in second and "moves/s    0.4" in second and "p50   500" in second
+    assert "client stall ms  250" in second
+
+
+def test_a_stall_of_the_clients_loop_is_noted_in_its_slice():
+    async def stall_once():
+        await asyncio.sleep(0.05)
+        time.sleep(0.15)  # the loop's thread held, as a long collection would
+
+    async def main():
+        run = SimpleNamespace(window_start=time.monotonic(), lags={},
+                              in_window=lambda t: True)
+        watch = asyncio.create_task(loadtest._watch_lag(run, 3600))
+        await stall_once()
+        await asyncio.sleep(0.05)
+        watch.cancel()
+        return run.lags
+
+    lags = asyncio.run(main())
+    assert list(lags) == [0] and lags[0] >= 100
 
 
 @pytest.mark.parametrize(("check", "text", "says"), [
