@@ -434,24 +434,24 @@ def collector_paused():
         garbage[0] = gc.collect()
 
 
-def _not_negative(text: str) -> float:
+def _seconds(text: str, *, zero: bool) -> float:
+    """A finite number of seconds, above 0 (or 0 and more with `zero`), else refused."""
     try:
         value = float(text)
     except ValueError:
-        value = -1
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"a number of seconds, 0 or more, not {text!r}")
+        value = float("nan")
+    if not (0 <= value if zero else 0 < value) or value == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"a number of seconds{', 0 or more,' if zero else ' above 0,'} not {text!r}")
     return value
+
+
+def _not_negative(text: str) -> float:
+    return _seconds(text, zero=True)
 
 
 def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
-    return value
+    return _seconds(text, zero=False)
 
 
 def _pct(values: list[float], p: float) -> str:

@@ -44,7 +44,7 @@ def test_a_stall_of_the_clients_loop_is_noted_in_its_slice():
 
 
 @pytest.mark.parametrize(("check", "text", "says"), [
-    *((loadtest._positive, text, "above 0") for text in ["0", "-5", "soon", "nan"]),
+    *((loadtest._positive, text, "above 0") for text in ["0", "-5", "soon", "nan", "inf"]),
     *((loadtest._not_negative, text, "0 or more") for text in ["-1", "later", "nan", "inf"]),
 ])
 def test_a_timeline_slice_is_above_0_seconds_and_a_settling_time_0_or_more(check, text, says):
