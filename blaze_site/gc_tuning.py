@@ -1,6 +1,6 @@
 """Python's garbage collector set for a long-lived web process.
 
-Measured under load (docs/live-play.md): with Python's defaults a daphne process
+Measured under load (docs/history/live-play.md): with Python's defaults a daphne process
 spent about a tenth of its CPU in the collector, and more as it ran: every few seconds a
 full collection walked all of Django, the loaded modules and the cached game states, a
 pause of ~0.1 s that every table waiting on that process felt. Frozen, the objects made

@@ -469,7 +469,7 @@ WS_HANDSHAKE_SECONDS = env.float("WS_HANDSHAKE_SECONDS", default=5.0)
 # collected every this many allocations (blaze_site/gc_tuning.py); 0: Python's defaults.
 # Each collection walks every young object still alive (at 1,000 tables: game states and
 # sockets' tasks, 100-150 ms a run whatever the threshold), so rarer is better now that
-# requests leave no cycles (docs/live-play.md: 2 runs a process in 70 s at 50,000, 11 at
+# requests leave no cycles (docs/history/live-play.md: 2 runs a process in 70 s at 50,000, 11 at
 # 10,000).
 WEB_GC_GEN0_THRESHOLD = env.int("WEB_GC_GEN0_THRESHOLD", default=50_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = BLAZE_MAX_BODY_BYTES

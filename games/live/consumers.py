@@ -141,7 +141,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
         """Messages the writer built ready to send touch no database: they go straight to
         their handler. channels' own dispatch (which every other message still takes) first
         hops to a thread to close old database connections, for every message to every
-        socket: measured, 1.6 ms of a web process's CPU a move (docs/live-play.md). So do
+        socket: measured, 1.6 ms of a web process's CPU a move (docs/history/live-play.md). So do
         the client's frames (a ping every 25 s a socket): the one that reads the database
         ("sync") does it through database_sync_to_async, which closes old connections."""
         kind = message.get("type")

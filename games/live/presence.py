@@ -7,7 +7,7 @@ processes the cache must be shared (CACHE_URL=redis://…).
 A ping's touch waits in this process's `heartbeats` and is written with the others a few
 seconds later, in one cache write: Django's cache has no async API, so each touch on its
 own was a hop to a thread and back (at 4,000 sockets, about one a move; measured in
-docs/live-play.md).
+docs/history/live-play.md).
 """
 
 import asyncio
