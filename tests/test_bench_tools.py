@@ -1,4 +1,5 @@
-"""The load benchmark's options and its timeline of the window, without a server."""
+"""The load benchmark's options, its timeline of the window and its reading of the host's speed,
+without a server."""
 
 import argparse
 import asyncio
@@ -8,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench import http1, loadtest
+from bench import host, http1, loadtest
 
 
 def test_the_timeline_gives_each_slice_of_the_window_its_own_rate_and_latencies(capsys):
@@ -147,3 +148,20 @@ def test_an_answer_that_is_not_http_is_an_error_of_the_connection():
 def test_an_address_other_than_plain_http_is_refused_before_a_connection(url):
     with pytest.raises(ValueError, match="only http://"):
         asyncio.run(http1.Http1(timeout=1).request("POST", url, b"{}"))
+
+
+def test_the_hosts_speed_is_moves_replayed_a_cpu_second_from_the_same_records(monkeypatch):
+    records = host._records()
+    assert records == host._records()  # every run and every hour replays the same games
+    moves = sum(len(r["moves"]) for record in records for r in record["rounds"])
+    assert moves > 1000
+    clock = iter([0.0, 0.1, 0.2, 0.3])  # CPU seconds: two passes fit under 0.25
+    monkeypatch.setattr(host.time, "process_time", lambda: next(clock))
+    assert host.engine_replay_rate(0.25) == pytest.approx(2 * moves / 0.3)
+
+
+def test_the_load_benchmark_says_the_hosts_speed_and_the_engines_build():
+    line = loadtest.host_line(471113.4, 462216.0)
+    assert line == (f"host: the engine ({host.engine_build()}) replays 471,113 moves a CPU "
+                    "second before the run, 462,216 after")
+    assert host.engine_build() in {"compiled", "plain Python"}

@@ -1,0 +1,50 @@
+"""The host's speed at the moment of a benchmark, so runs of different hours compare.
+
+The same code's CPU a move moved by half and more from hour to hour on the shared 2-core
+machines the figures come from (docs/live-play.md): the host, not the code. A benchmark
+prints this rate beside its figures, measured in its own process while the site is idle
+(before the tables open, after they close): moves a second of CPU that the rules engine
+replays from fixed records. It counts CPU time, not wall time, so a busy neighbour on
+the same cores lowers it only by slowing each instruction, as it slows the site's.
+"""
+
+import random
+import time
+
+from games.engine import export_record, import_record, new_game, random_move
+from games.engine import state as _state_module
+
+GAMES = 12  # four-player games of random play, the same ones every time
+MAX_MOVES = 3000  # the rules allow endless games (RULES.md §9): random play is capped
+
+
+def _records() -> list[dict]:
+    rng = random.Random(7)
+    records = []
+    for _ in range(GAMES):
+        state = new_game(4, rng)
+        moves = 0
+        while not state.finished and moves < MAX_MOVES:
+            state.apply(random_move(state, rng))
+            moves += 1
+        records.append(export_record(state, [f"p{i}" for i in range(4)]))
+    return records
+
+
+def engine_build() -> str:
+    """Which build of the engine this process runs: the rate differs by half between them."""
+    return "plain Python" if _state_module.__file__.endswith(".py") else "compiled"
+
+
+def engine_replay_rate(seconds: float = 1.0) -> float:
+    """Moves the rules engine replays a second of this process's CPU, over about
+    `seconds` of it."""
+    records = _records()
+    moves = sum(len(r["moves"]) for rnd in records for r in rnd["rounds"])
+    done = 0
+    start = time.process_time()
+    while (spent := time.process_time() - start) < seconds:
+        for record in records:
+            import_record(record)
+        done += moves
+    return done / spent
