@@ -2,10 +2,10 @@
 
 The same code's CPU a move moved by half and more from hour to hour on the shared 2-core
 machines the figures come from (docs/live-play.md): the host, not the code. A benchmark
-prints this rate beside its figures, measured in its own process while the site is idle
-(before the tables open, after they close): moves a second of CPU that the rules engine
-replays from fixed records. It counts CPU time, not wall time, so a busy neighbour on
-the same cores lowers it only by slowing each instruction, as it slows the site's.
+prints this rate beside its figures, measured in its own thread while the site is idle
+(before the tables open): moves a second of CPU that the rules engine replays from fixed
+records. It counts the thread's CPU time, not wall time, so a busy neighbour on the same
+cores lowers it only by slowing each instruction, as it slows the site's.
 """
 
 import random
@@ -37,13 +37,13 @@ def engine_build() -> str:
 
 
 def engine_replay_rate(seconds: float = 1.0) -> float:
-    """Moves the rules engine replays a second of this process's CPU, over about
+    """Moves the rules engine replays a second of this thread's CPU, over about
     `seconds` of it."""
     records = _records()
     moves = sum(len(r["moves"]) for rnd in records for r in rnd["rounds"])
     done = 0
-    start = time.process_time()
-    while (spent := time.process_time() - start) < seconds:
+    start = time.thread_time()
+    while (spent := time.thread_time() - start) < seconds:
         for record in records:
             import_record(record)
         done += moves

@@ -156,12 +156,12 @@ def test_the_hosts_speed_is_moves_replayed_a_cpu_second_from_the_same_records(mo
     moves = sum(len(r["moves"]) for record in records for r in record["rounds"])
     assert moves > 1000
     clock = iter([0.0, 0.1, 0.2, 0.3])  # CPU seconds: two passes fit under 0.25
-    monkeypatch.setattr(host.time, "process_time", lambda: next(clock))
+    monkeypatch.setattr(host.time, "thread_time", lambda: next(clock))
     assert host.engine_replay_rate(0.25) == pytest.approx(2 * moves / 0.3)
 
 
 def test_the_load_benchmark_says_the_hosts_speed_and_the_engines_build():
-    line = loadtest.host_line(471113.4, 462216.0)
-    assert line == (f"host: the engine ({host.engine_build()}) replays 471,113 moves a CPU "
-                    "second before the run, 462,216 after")
+    line = loadtest.host_line(471113.4)
+    assert line == (f"host: the engine ({host.engine_build()}) replays 471,113 moves a second "
+                    "of CPU before the run")
     assert host.engine_build() in {"compiled", "plain Python"}
