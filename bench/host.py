@@ -1,11 +1,14 @@
-"""The host's speed at the moment of a benchmark, so runs of different hours compare.
+"""The host's speed at the moment of a benchmark: a rough guide for comparing runs of
+different hours.
 
 The same code's CPU a move moved by half and more from hour to hour on the shared 2-core
 machines the figures come from (docs/live-play.md): the host, not the code. A benchmark
 prints this rate beside its figures, measured in its own thread while the site is idle
 (before the tables open): moves a second of CPU that the rules engine replays from fixed
 records. It counts the thread's CPU time, not wall time, so a busy neighbour on the same
-cores lowers it only by slowing each instruction, as it slows the site's.
+cores lowers it only by slowing each instruction, as it slows the site's. It follows the
+web's speed loosely (a compiled loop slows less than the interpreter's walk through
+Django on a loaded host), so runs at like rates compare, not figures scaled by it.
 """
 
 import random
@@ -32,7 +35,8 @@ def _records() -> list[dict]:
 
 
 def engine_build() -> str:
-    """Which build of the engine this process runs: the rate differs by half between them."""
+    """Which build of the engine this process runs: the compiled one replays about two and a
+    half times as many moves."""
     return "plain Python" if _state_module.__file__.endswith(".py") else "compiled"
 
 

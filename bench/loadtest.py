@@ -24,7 +24,7 @@ moves/s    committed moves per second (409 answers to simultaneous moves are not
 POST       time to answer a move
 push       from sending a move until each seat's socket holds a view at or past its seq
 faults     answers other than 200/409, socket drops, games that stalled, views missing
-host       the host's speed before the run (bench.host): the same code's figures follow it
+host       the host's speed before the run (bench.host), a rough guide for comparing runs
 """
 
 import argparse
@@ -437,9 +437,8 @@ def collector_paused():
 
 
 def host_line(rate: float) -> str:
-    """The host's speed before the run (bench.host): the same code's figures follow it,
-    so runs are compared at like speeds. Not after: the site still answers what was queued
-    then, and a core's twin busy slows this one's instructions."""
+    """The host's speed before the run (bench.host). Not after: the site still answers
+    what was queued then, and a busy twin core slows this one's instructions."""
     return (f"host: the engine ({host.engine_build()}) replays {rate:,.0f} moves a second "
             "of CPU before the run")
 
@@ -478,7 +477,7 @@ async def main_async(args) -> int:
               "(four distinct users a game)", file=sys.stderr)
         return 2
     urls = [u.rstrip("/") for u in args.urls]
-    speed_before = host.engine_replay_rate()  # the site idle: the host's own speed
+    host_speed = host.engine_replay_rate()  # the site idle: the host's own speed
     run = Run(args)
     load_before = os.getloadavg()
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
@@ -522,7 +521,7 @@ async def main_async(args) -> int:
           f"{f' from {args.settle:.0f} s after the last table opened' if args.settle else ''}, "
           f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, "
           f"end of window {load_window[0]:.2f} {load_window[1]:.2f}")
-    print(host_line(speed_before))
+    print(host_line(host_speed))
     print(f"moves/s {run.moves / seconds:.1f}  ({run.moves} moves, "
           f"{run.conflicts} simultaneous-move 409s)")
     print(f"POST ms  p50 {_pct(run.post_ms, 50)}  p95 {_pct(run.post_ms, 95)}  "
