@@ -57,8 +57,8 @@ class SharedPoolIncrClient(SharedPoolClient):
 # A rate window's counter: created with its timeout on the first count, in one round trip
 # (django-ratelimit adds, then increments: two round trips on every limited request).
 _COUNT = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
 _count_scripts: dict = {}
@@ -69,11 +69,11 @@ class SharedPoolRedisCache(RedisCache):
         super().__init__(server, params)
         self._class = SharedPoolIncrClient
 
-    def count(self, key: str, timeout: int) -> int:
-        """Add one to the counter `key` (made with `timeout` seconds to live); its count."""
+    def count(self, key: str, timeout: int, by: int = 1) -> int:
+        """Add `by` to the counter `key` (made with `timeout` seconds to live); its count."""
         key = self.make_and_validate_key(key)
         client = self._cache.get_client(key, write=True)
         script = _count_scripts.get(id(client))
         if script is None:
             script = _count_scripts[id(client)] = client.register_script(_COUNT)
-        return int(script(keys=[key], args=[int(timeout)]))
+        return int(script(keys=[key], args=[int(timeout), int(by)]))

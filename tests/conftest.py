@@ -49,13 +49,16 @@ def _clear_cache():
     from accounts import token_cache
     from clocks.clocks import live_checks_forget
     from games.selectors import state_cache_clear
+    from lib.ratelimits import forget_blocks
 
     cache.clear()
+    forget_blocks()
     token_cache.clear()
     state_cache_clear()
     live_checks_forget()
     yield
     cache.clear()
+    forget_blocks()
     token_cache.clear()
     state_cache_clear()
 
