@@ -14,24 +14,17 @@ Django on a loaded host), so runs at like rates compare, not figures scaled by i
 import random
 import time
 
-from games.engine import export_record, import_record, new_game, random_move
+from games.engine import export_record
 from games.engine import state as _state_module
+from games.engine.bench import random_game, replay_throughput
 
 GAMES = 12  # four-player games of random play, the same ones every time
-MAX_MOVES = 3000  # the rules allow endless games (RULES.md §9): random play is capped
 
 
 def _records() -> list[dict]:
     rng = random.Random(7)
-    records = []
-    for _ in range(GAMES):
-        state = new_game(4, rng)
-        moves = 0
-        while not state.finished and moves < MAX_MOVES:
-            state.apply(random_move(state, rng))
-            moves += 1
-        records.append(export_record(state, [f"p{i}" for i in range(4)]))
-    return records
+    return [export_record(random_game(4, rng)[0], [f"p{i}" for i in range(4)])
+            for _ in range(GAMES)]
 
 
 def engine_build() -> str:
@@ -43,12 +36,4 @@ def engine_build() -> str:
 def engine_replay_rate(seconds: float = 1.0) -> float:
     """Moves the rules engine replays a second of this thread's CPU, over about
     `seconds` of it."""
-    records = _records()
-    moves = sum(len(r["moves"]) for rnd in records for r in rnd["rounds"])
-    done = 0
-    start = time.thread_time()
-    while (spent := time.thread_time() - start) < seconds:
-        for record in records:
-            import_record(record)
-        done += moves
-    return done / spent
+    return replay_throughput(_records(), seconds, clock=time.thread_time)
