@@ -2,11 +2,13 @@
 (a move a second) need no query to learn who sends them.
 
 Every change that can end a token (revoking it, any change to a user or token row, a
-deletion) moves a generation counter in the shared cache after commit; each lookup reads
-that counter (one cache round trip, far cheaper than the query) and forgets everything
-when it moved, so a revoked token is refused by every process at once. An entry also
-expires after TTL seconds: the bound for changes made behind the models' back (a bulk
-update) or with a cache the processes do not share.
+deletion) moves a generation counter in the shared cache after commit and announces it
+(lib.change_feed); a process forgets everything it remembers when it hears that, so a
+revoked token is refused by every process at once (within half a second should a
+process's listener fall behind). While the listener cannot vouch that it has heard every
+announcement, each lookup reads the counter instead (one cache round trip, far cheaper
+than the query). An entry also expires after TTL seconds: the bound for changes made
+behind the models' back (a bulk update) or with a cache the processes do not share.
 """
 
 import copy
@@ -18,6 +20,8 @@ from threading import Lock
 from django.core.cache import cache
 from django.db import transaction
 
+from lib.change_feed import ChangeFeed
+
 log = logging.getLogger(__name__)
 GENERATION_KEY = "api-token-generation"
 TTL = 300.0
@@ -26,6 +30,7 @@ SIZE = 10_000
 _memory: OrderedDict = OrderedDict()  # key hash -> (expires, token with its user)
 _seen = None  # the generation the memory belongs to
 _lock = Lock()
+_changes = ChangeFeed(GENERATION_KEY)
 
 
 def _generation():
@@ -39,7 +44,9 @@ def _generation():
 def get(key_hash: str):
     """A copy of the remembered token (and its user), or None."""
     global _seen
-    generation = _generation()
+    generation = _changes.mark()  # no round trip while every announcement is heard
+    if generation is None:
+        generation = _generation()
     with _lock:
         if generation is None or generation != _seen:
             _memory.clear()
@@ -74,15 +81,24 @@ def forget_all() -> None:
     clear()
 
     def bump():
-        try:
-            cache.incr(GENERATION_KEY)
-        except ValueError:  # no counter yet
-            cache.set(GENERATION_KEY, 1, None)
-        except Exception:
-            log.exception("token cache: could not move the generation on")
+        announce()
         clear()
 
     transaction.on_commit(bump)
+
+
+def announce() -> None:
+    """Move the shared generation on and tell every process (this one included)."""
+    try:
+        cache.incr(GENERATION_KEY)
+    except ValueError:  # no counter yet
+        cache.set(GENERATION_KEY, 1, None)
+    except Exception:
+        log.exception("token cache: could not move the generation on")
+    try:
+        _changes.announce()
+    except Exception:  # its listeners fall back to the counter once they miss a PONG
+        log.exception("token cache: could not announce the change")
 
 
 def clear() -> None:

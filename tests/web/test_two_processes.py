@@ -32,15 +32,19 @@ pytestmark = [
 @pytest.fixture(params=servers.WEB_SERVERS)
 def two_processes(request, tmp_path, settings):
     """Two web processes (of each web server the site runs with, in turn) sharing this
-    run's test database and one Redis prefix with this process (what it sends to the
-    layer reaches their sockets); yields (proc, url, log) of each."""
+    run's test database, one Redis prefix for the layer and the cache with this process
+    (what it sends to the layer reaches their sockets, what it changes in the cache they
+    see), as production runs them; yields (proc, url, log) of each."""
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     layer = dict(settings.CHANNEL_LAYERS["default"])
     layer["CONFIG"] = {**layer["CONFIG"], "prefix": prefix}
     settings.CHANNEL_LAYERS = {"default": layer}
+    settings.CACHES = {"default": {"BACKEND": "lib.redis_cache.SharedPoolRedisCache",
+                                   "LOCATION": settings.REDIS_URL, "KEY_PREFIX": prefix}}
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
            "DATABASE_URL": servers.database_url(settings.DATABASES["default"]),
            "BLAZE_INMEMORY": "0", "CHANNEL_LAYER_PREFIX": prefix,
+           "CACHE_URL": settings.REDIS_URL,
            "CELERY_TASK_ALWAYS_EAGER": "1", "DEBUG": "1", "BLAZE_ENV": "development",
            "DB_POOL_MAX_SIZE": "2"}
     logs = [tmp_path / f"web-{name}.log" for name in "ab"]
@@ -225,6 +229,27 @@ def test_a_view_for_a_socket_the_server_is_closing_is_dropped_without_a_tracebac
         text = log.read_text()
         assert "Exception inside application" not in text, text[-3000:]
         time.sleep(0.2)
+
+
+def test_a_token_revoked_here_is_refused_by_both_processes_that_remembered_it(two_processes):
+    from urllib.error import HTTPError
+
+    token, secret = api_token_create(user=make_user("ann"), name="t")
+    urls = [url for _, url, _ in two_processes]
+    for url in urls:  # each remembers it
+        for _ in range(2):
+            assert servers.http_json("GET", f"{url}/api/v1/games", secret) is not None
+    assert api_token_revoke(user=token.user, token_id=token.pk)
+    for url in urls:
+        deadline = time.monotonic() + 30  # a liveness bound: at once when the site is well
+        while True:
+            try:
+                servers.http_json("GET", f"{url}/api/v1/games", secret)
+            except HTTPError as refused:
+                assert refused.code == 401
+                break
+            assert time.monotonic() < deadline, f"{url} still takes a revoked token"
+            time.sleep(0.05)
 
 
 def test_a_spectator_on_one_process_sees_every_move_posted_to_the_other(two_processes):
