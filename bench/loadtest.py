@@ -50,6 +50,24 @@ from games.engine import RecordError, import_record
 STALL_SECONDS = 30.0
 RESYNC_SECONDS = 5.0
 PING_SECONDS = 25.0
+PING_TEXT = '{"type":"ping"}'  # as the table page sends it, encoded once
+
+
+async def _resync(ws) -> None:
+    try:
+        await ws.send_str('{"type":"sync"}')
+    except (ConnectionError, aiohttp.ClientError):
+        pass
+
+
+async def _watchdog(run) -> None:
+    """Every table's watch, once a second, from one task (a task a table woke a thousand
+    times a second at 1,000 tables: a tenth of the client's CPU, which the server shares)."""
+    while True:
+        await asyncio.sleep(1)
+        now = time.monotonic()
+        for game in list(run.watched):
+            game.watch(now)
 
 
 class Run:
@@ -74,6 +92,14 @@ class Run:
         self.all_ready = asyncio.Event()
         self.closing = False
         self.http = Http1(args.request_timeout)  # the requests; the sockets are aiohttp's
+        self.watched: set = set()  # tables under way, for the watchdog
+        self._spawned: set = set()
+
+    def spawn(self, coroutine) -> None:
+        """Run it on its own, held until it ends (the loop keeps only weak references)."""
+        task = asyncio.create_task(coroutine)
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
 
     def in_window(self, t: float) -> bool:
         return self.window_start <= t <= self.window_end
@@ -149,10 +175,11 @@ class Game:
         self.changed = [asyncio.Event() for _ in range(4)]
         self.sockets = [None] * 4
         self.done = asyncio.Event()
-        self.progress = time.monotonic()
+        self.progress = self.stalled_since = time.monotonic()
+        self.behind_since: list[float | None] = [None] * 4
         readers = [asyncio.create_task(self._socket(k)) for k in range(4)]
         players = [asyncio.create_task(self._player(k)) for k in range(4)]
-        watchdog = asyncio.create_task(self._watchdog())
+        run.watched.add(self)
         try:
             await self.done.wait()
             # the mover may know the end from its answer before its socket shows it: give
@@ -163,9 +190,10 @@ class Game:
                     break
                 await asyncio.sleep(0.1)
         finally:  # the game ended, or the run did
-            for task in readers + players + [watchdog]:
+            run.watched.discard(self)
+            for task in readers + players:
                 task.cancel()
-            await asyncio.gather(*readers, *players, watchdog, return_exceptions=True)
+            await asyncio.gather(*readers, *players, return_exceptions=True)
         self._settle_push(final=True)
         final = max((v for v in self.latest if v), key=lambda v: v["seq"])
         if final["status"] == "finished":
@@ -201,7 +229,7 @@ class Game:
     async def _pinger(self, ws):
         while True:
             await asyncio.sleep(PING_SECONDS)
-            await ws.send_json({"type": "ping"})
+            await ws.send_str(PING_TEXT)
 
     def _on_message(self, k: int, message: dict):
         if message.get("type") != "view":
@@ -297,35 +325,28 @@ class Game:
                 keep.append((seq, t0))
         self.sent = keep
 
-    async def _watchdog(self):
-        """A socket that has not shown a seq the game is known to have reached (by another
-        socket or a move's answer) for RESYNC_SECONDS asks for its view again, as a client
-        that missed a view would (it may have been lost while Redis was away); nothing new
-        anywhere for STALL_SECONDS is a fault."""
-        stalled_since = self.progress
-        behind_since: list[float | None] = [None] * 4
-        while True:
-            await asyncio.sleep(1)
-            now = time.monotonic()
-            known = max((v["seq"] for v in self.latest if v is not None), default=-1)
-            for k, ws in enumerate(self.sockets):
-                if self.reached[k] >= known:
-                    behind_since[k] = None
-                elif behind_since[k] is None:
-                    behind_since[k] = now
-                elif now - behind_since[k] > RESYNC_SECONDS and ws is not None \
-                        and not ws.closed:
-                    behind_since[k] = now
-                    self.run.resyncs += 1
-                    try:
-                        await ws.send_json({"type": "sync"})
-                    except (ConnectionError, aiohttp.ClientError):
-                        pass
-            if self.progress != stalled_since:
-                stalled_since = self.progress
-            elif now - stalled_since > STALL_SECONDS:
-                self.run.fault("stalled", f"game {self.game_id}")
-                stalled_since = self.progress = time.monotonic()
+    def watch(self, now: float) -> None:
+        """Once a second (the run's watchdog, one task for every table): a socket that has
+        not shown a seq the game is known to have reached (by another socket or a move's
+        answer) for RESYNC_SECONDS asks for its view again, as a client that missed a view
+        would (it may have been lost while Redis was away); nothing new anywhere for
+        STALL_SECONDS is a fault."""
+        known = max((v["seq"] for v in self.latest if v is not None), default=-1)
+        for k, ws in enumerate(self.sockets):
+            if self.reached[k] >= known:
+                self.behind_since[k] = None
+            elif self.behind_since[k] is None:
+                self.behind_since[k] = now
+            elif now - self.behind_since[k] > RESYNC_SECONDS and ws is not None \
+                    and not ws.closed:
+                self.behind_since[k] = now
+                self.run.resyncs += 1
+                self.run.spawn(_resync(ws))
+        if self.progress != self.stalled_since:
+            self.stalled_since = self.progress
+        elif now - self.stalled_since > STALL_SECONDS:
+            self.run.fault("stalled", f"game {self.game_id}")
+            self.stalled_since = self.progress = time.monotonic()
 
     async def _check_record(self, final: dict):
         url = self.post_urls[0] + f"/api/v1/games/{self.game_id}/record"
@@ -487,6 +508,7 @@ async def main_async(args) -> int:
                  for i in range(args.games)]
         stop_starting = asyncio.Event()
         tasks = [asyncio.create_task(g.play_forever(stop_starting)) for g in games]
+        watchdog = asyncio.create_task(_watchdog(run))
         # The window opens once every game is under way (created, joined, four sockets).
         try:
             await asyncio.wait_for(run.all_ready.wait(), args.setup_timeout)
@@ -513,6 +535,8 @@ async def main_async(args) -> int:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+        watchdog.cancel()
+        await asyncio.gather(watchdog, return_exceptions=True)
         unfinished = len(pending)
     run.http.close()
     seconds = args.seconds
