@@ -18,6 +18,16 @@ from lib.web_server import uvicorn_options
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def redis_answers() -> bool:
+    """Whether a Redis server listens on 127.0.0.1:6379 (the tests that need one skip
+    without it)."""
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now (the OS's pick)."""
     with socket.socket() as s:

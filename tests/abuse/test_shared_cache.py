@@ -1,7 +1,6 @@
 """Rate limits live in the shared cache: what one process counted, another sees."""
 
 import os
-import socket
 import subprocess
 import sys
 import uuid
@@ -11,6 +10,7 @@ import pytest
 from django.test import RequestFactory
 
 from lib.ratelimits import RateLimited, rate_limit_check
+from tests.servers import redis_answers
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = "redis://127.0.0.1:6379/1"
@@ -28,15 +28,7 @@ rate_limit_check(request, "game_create")
 """
 
 
-def _redis_answers() -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _redis_answers(), reason="needs Redis on 127.0.0.1:6379")
+@pytest.mark.skipif(not redis_answers(), reason="needs Redis on 127.0.0.1:6379")
 def test_a_rate_counted_by_one_process_holds_in_another(settings):
     from types import SimpleNamespace
 

@@ -3,7 +3,6 @@ so looks up a remembered token with no round trip to the cache at all; when it c
 vouch that it has heard every announcement, it reads the shared counter as before."""
 
 import os
-import socket
 import time
 import uuid
 
@@ -15,20 +14,13 @@ from accounts import token_cache
 from accounts.models import ApiToken
 from accounts.services import api_token_create, api_token_find
 from lib import change_feed
+from tests.servers import redis_answers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 REDIS = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
-def _redis_answers() -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
-        return True
-    except OSError:
-        return False
-
-
-needs_redis = pytest.mark.skipif(not _redis_answers(), reason="needs Redis on 127.0.0.1:6379")
+needs_redis = pytest.mark.skipif(not redis_answers(), reason="needs Redis on 127.0.0.1:6379")
 
 
 @pytest.fixture
