@@ -5,9 +5,10 @@ Every change that can end a token (revoking it, any change to a user or token ro
 deletion) moves a generation counter in the shared cache after commit and announces it
 (lib.change_feed); a process forgets everything it remembers when it hears that, so a
 revoked token is refused by every process at once (within half a second should a
-process's listener fall behind). While the listener cannot vouch that it has heard every
-announcement, each lookup reads the counter instead (one cache round trip, far cheaper
-than the query). An entry also expires after TTL seconds: the bound for changes made
+process's listener fall behind; the listener reads the counter too, so a change whose
+announcement was lost is heard as soon). While the listener cannot vouch that it has
+heard every change, each lookup reads the counter itself (one cache round trip, far
+cheaper than the query). An entry also expires after TTL seconds: the bound for changes made
 behind the models' back (a bulk update) or with a cache the processes do not share.
 """
 
@@ -30,12 +31,18 @@ SIZE = 10_000
 _memory: OrderedDict = OrderedDict()  # key hash -> (expires, token with its user)
 _seen = None  # the generation the memory belongs to
 _lock = Lock()
-_changes = ChangeFeed(GENERATION_KEY)
+
+
+def _generation_read():
+    return cache.get(GENERATION_KEY, 0)
+
+
+_changes = ChangeFeed(GENERATION_KEY, poll=_generation_read)
 
 
 def _generation():
     try:
-        return cache.get(GENERATION_KEY, 0)
+        return _generation_read()
     except Exception:  # the cache is down: trust nothing remembered
         log.warning("token cache: generation unreadable, looking tokens up anew")
         return None
@@ -97,7 +104,7 @@ def announce() -> None:
         log.exception("token cache: could not move the generation on")
     try:
         _changes.announce()
-    except Exception:  # its listeners fall back to the counter once they miss a PONG
+    except Exception:  # the listeners read the counter too: heard within a PING's cycle
         log.exception("token cache: could not announce the change")
 
 

@@ -2,9 +2,12 @@
 
 `announce()` publishes on a Redis channel; in each process a thread listens to it and,
 every PING_SECONDS, sends a PING on the same connection. Redis answers in order, so its
-PONG proves that every announcement made before the PING was read. `mark()` is a value
-that changes with every announcement heard (and with every new subscription, since a
-reconnection may have missed some); it is None whenever this process cannot vouch for it:
+PONG proves that every announcement made before the PING was read. With `poll`, the
+thread also reads a value after each PONG (the shared counter the change moved), so a
+change that was not announced (a failed PUBLISH, a process of an older release) is heard
+too. `mark()` is a value that changes with every announcement or polled change heard (and
+with every new subscription, since a reconnection may have missed some); it is None
+whenever this process cannot vouch for it:
 no Redis cache, the listener not subscribed yet, or no PONG for a PING sent within the
 last FRESH_SECONDS. Callers then ask the shared cache themselves, as they would without
 this. An announcement is thus heard at once, or within FRESH_SECONDS when the listener
@@ -42,11 +45,13 @@ def _redis_location() -> str | None:
 
 class ChangeFeed:
     """One named change signal. `where` gives (Redis URL, channel) or None; by default the
-    shared cache's Redis, and a channel named as the cache names its keys."""
+    shared cache's Redis, and a channel named as the cache names its keys. `poll`: a
+    value read after each PONG; its change counts as an announcement."""
 
-    def __init__(self, name: str, where=None):
+    def __init__(self, name: str, where=None, poll=None):
         self.name = name
         self._where = where or self._cache_channel
+        self._poll = poll
         self._lock = threading.Lock()
         self._started_in = None  # the pid whose listener runs (a forked child starts its own)
         self._target = None
@@ -119,6 +124,7 @@ class ChangeFeed:
         pubsub = client.pubsub()
         try:
             pubsub.subscribe(channel)
+            polled = None
             for number in itertools.count():
                 if stop.is_set():
                     return
@@ -130,8 +136,13 @@ class ChangeFeed:
                         raise TimeoutError("no answer to a PING")
                     message = pubsub.get_message(timeout=left)
                     if message is not None and self._note(message, token):
-                        self._confirmed_at = sent
                         break
+                if self._poll is not None:  # read after the PING was sent: in time too
+                    value = self._poll()
+                    if number and value != polled:
+                        self._heard += 1
+                    polled = value
+                self._confirmed_at = sent
                 pause = sent + PING_SECONDS - time.monotonic()
                 while pause > 0:  # announcements between PINGs are counted as they come
                     message = pubsub.get_message(timeout=pause)

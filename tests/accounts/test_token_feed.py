@@ -36,7 +36,8 @@ def shared_cache(settings):
 def feed(shared_cache, monkeypatch):
     """A listener of this process, held fresh once confirmed (no test of the clock's)."""
     monkeypatch.setattr(change_feed, "FRESH_SECONDS", 3600.0)
-    listener = change_feed.ChangeFeed(token_cache.GENERATION_KEY)
+    listener = change_feed.ChangeFeed(token_cache.GENERATION_KEY,
+                                      poll=token_cache._generation_read)
     monkeypatch.setattr(token_cache, "_changes", listener)
     yield listener
     listener.stop()
@@ -56,13 +57,25 @@ def _heard(feed):
     return _until(lambda: feed.mark(), "the listener's first answered PING")
 
 
+def _cycles(feed, count: int) -> None:
+    """Wait for `count` more of the listener's answered PINGs (each followed by a poll)."""
+    for _ in range(count):
+        at = feed._confirmed_at
+        _until(lambda at=at: feed._confirmed_at > at, "the listener's next answered PING")
+
+
 def _created(feed, user):
-    """A new token, once this process has heard its creation's own announcement (heard
-    after the lookup, it would make the lookup's memory be forgotten: safe, but a query)."""
+    """A new token, once this process has heard all its creation changed (the
+    announcement and the counter; heard after the lookup, they would make the lookup's
+    memory be forgotten: safe, but a query)."""
     before = feed.mark()
     token, secret = api_token_create(user=user, name="bot")
     _until(lambda: feed.mark() not in (None, before), "the creation's announcement heard")
-    return token, secret
+    while True:  # until two whole cycles hear nothing more
+        now = feed.mark()
+        _cycles(feed, 2)
+        if feed.mark() == now:
+            return token, secret
 
 
 def _find(secret):
@@ -110,6 +123,24 @@ def test_a_token_revoked_by_another_process_is_refused_once_its_announcement_is_
     other.publish(feed._target[1], "1")
     other.close()
     _until(lambda: feed.mark() != first, "the announcement heard")
+    assert _find(secret) is None
+    assert asked == []
+
+
+@needs_redis
+def test_a_change_of_the_shared_counter_that_was_not_announced_is_heard_too(
+        ann, feed, monkeypatch):
+    from django.core.cache import cache
+
+    _heard(feed)
+    token, secret = _created(feed, ann)
+    assert _find(secret) == "ann"
+    first = feed.mark()
+    asked = _asked(monkeypatch)
+    # a process whose PUBLISH failed, or of an older release: the counter moved, no word
+    ApiToken.objects.filter(pk=token.pk).update(revoked_at=timezone.now())
+    cache.incr(token_cache.GENERATION_KEY)
+    _until(lambda: feed.mark() not in (None, first), "the counter's change heard")
     assert _find(secret) is None
     assert asked == []
 
