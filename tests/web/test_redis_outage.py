@@ -4,6 +4,7 @@ again."""
 
 import os
 import random
+import time
 import uuid
 
 import pytest
@@ -23,15 +24,17 @@ pytestmark = [
 @pytest.fixture
 def web_on_private_redis(tmp_path):
     """One web process whose channel layer, cache and Celery broker are a private redis-server;
-    yields its URL, its log's path and a function that stops or starts that Redis."""
+    yields its URL, its log's path and a function that stops or starts that Redis (its
+    `.url` and the process's key `.prefix` beside)."""
     redis_port = servers.free_port()
     with servers.redis_server(redis_port, tmp_path) as restart:
         redis_url = f"redis://127.0.0.1:{redis_port}/0"
+        restart.url, restart.prefix = redis_url, uuid.uuid4().hex[:8]
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blaze_site.settings",
                "DATABASE_URL": servers.database_url(settings.DATABASES["default"]),
                "BLAZE_INMEMORY": "0", "REDIS_URL": redis_url, "CACHE_URL": redis_url,
                "CELERY_BROKER_URL": redis_url, "CELERY_TASK_ALWAYS_EAGER": "0",
-               "CHANNEL_LAYER_PREFIX": uuid.uuid4().hex[:8],
+               "CHANNEL_LAYER_PREFIX": restart.prefix,
                "DEBUG": "1", "BLAZE_ENV": "development", "DB_POOL_MAX_SIZE": "2"}
         log = tmp_path / "web.log"
         with servers.web(env, log) as site:
@@ -66,3 +69,34 @@ def test_a_move_made_while_redis_is_down_is_kept_and_what_was_skipped_is_one_log
     assert Game.objects.get(pk=game_id).seq == seq == 2
     text = log_path.read_text()
     assert f"seq {seq} not sent" not in text and "Traceback" not in text, text[-3000:]
+
+
+def test_a_token_revoked_after_a_redis_restart_is_refused_by_the_web_process(
+        web_on_private_redis, settings):
+    """The process's listener of token changes (lib.change_feed) reconnects by itself: a
+    revocation announced once Redis is back (empty) reaches it, with no hand."""
+    from urllib.error import HTTPError
+
+    from accounts.services import api_token_create, api_token_revoke
+    from tests.conftest import make_user
+
+    url, log_path, redis = web_on_private_redis
+    settings.CACHES = {"default": {"BACKEND": "lib.redis_cache.SharedPoolRedisCache",
+                                   "LOCATION": redis.url, "KEY_PREFIX": redis.prefix}}
+    token, secret = api_token_create(user=make_user("ann"), name="t")
+    for _ in range(3):  # remembered, while Redis answers
+        servers.http_json("GET", f"{url}/api/v1/games", secret)
+    redis.stop()
+    servers.http_json("GET", f"{url}/api/v1/games", secret)  # looked up in the database
+    redis.start()
+    assert api_token_revoke(user=token.user, token_id=token.pk)
+    deadline = time.monotonic() + 30  # a liveness bound: at once when the site is well
+    while True:
+        try:
+            servers.http_json("GET", f"{url}/api/v1/games", secret)
+        except HTTPError as refused:
+            assert refused.code == 401
+            break
+        assert time.monotonic() < deadline, "a revoked token still taken after the restart"
+        time.sleep(0.05)
+    assert "Traceback" not in log_path.read_text()
