@@ -165,3 +165,37 @@ def test_the_load_benchmark_says_the_hosts_speed_and_the_engines_build():
     assert line == (f"host: the engine ({host.engine_build()}) replays 471,113 moves a second "
                     "of CPU before the run")
     assert host.engine_build() in {"compiled", "plain Python"}
+
+
+def test_the_watch_asks_a_socket_left_behind_for_its_view_and_calls_a_silent_table_stalled():
+    class Socket:
+        closed = False
+
+        def __init__(self):
+            self.sent = []
+
+        async def send_str(self, text):
+            self.sent.append(text)
+
+    async def scenario():
+        args = SimpleNamespace(seconds=60, request_timeout=30)
+        run = loadtest.Run(args)
+        game = loadtest.Game(run, None, 0, ["t"] * 4, ["http://127.0.0.1:1"])
+        game.game_id, game.sockets = 7, [Socket() for _ in range(4)]
+        game.latest = [{"seq": 5}, None, None, None]
+        game.reached = [5, 5, 5, 3]  # the last socket has not shown seq 4 and 5
+        game.progress = game.stalled_since = 0.0
+        game.behind_since = [None] * 4
+        game.watch(1.0)  # behind from now on
+        game.watch(1.0 + loadtest.RESYNC_SECONDS / 2)
+        assert run.resyncs == 0
+        game.watch(1.0 + loadtest.RESYNC_SECONDS + 0.1)
+        await asyncio.sleep(0)  # the sync is sent by a task of its own
+        assert run.resyncs == 1 and game.sockets[3].sent == ['{"type":"sync"}']
+        assert [s.sent for s in game.sockets[:3]] == [[], [], []]
+        assert not run.faults
+        game.watch(loadtest.STALL_SECONDS + 1)  # nothing new anywhere since 0.0
+        assert run.faults["stalled"] == 1
+        run.http.close()
+
+    asyncio.run(scenario())
