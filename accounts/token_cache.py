@@ -6,7 +6,7 @@ deletion) moves a generation counter in the shared cache after commit and announ
 (lib.change_feed); a process forgets everything it remembers when it hears that, so a
 revoked token is refused by every process at once (within half a second should a
 process's listener fall behind; the listener reads the counter too, so a change whose
-announcement was lost is heard as soon). While the listener cannot vouch that it has
+announcement was lost is heard within a second). While the listener cannot vouch that it has
 heard every change, each lookup reads the counter itself (one cache round trip, far
 cheaper than the query). An entry also expires after TTL seconds: the bound for changes made
 behind the models' back (a bulk update) or with a cache the processes do not share.
@@ -104,7 +104,7 @@ def announce() -> None:
         log.exception("token cache: could not move the generation on")
     try:
         _changes.announce()
-    except Exception:  # the listeners read the counter too: heard within a PING's cycle
+    except Exception:  # the listeners read the counter too: heard within a second
         log.exception("token cache: could not announce the change")
 
 

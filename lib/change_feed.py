@@ -3,11 +3,11 @@
 `announce()` publishes on a Redis channel; in each process a thread listens to it and,
 every PING_SECONDS, sends a PING on the same connection. Redis answers in order, so its
 PONG proves that every announcement made before the PING was read. With `poll`, the
-thread also reads a value after each PONG (the shared counter the change moved), so a
-change that was not announced (a failed PUBLISH, a process of an older release) is heard
-too. `mark()` is a value that changes with every announcement or polled change heard (and
-with every new subscription, since a reconnection may have missed some); it is None
-whenever this process cannot vouch for it:
+thread also reads a value after every POLL_CYCLES-th PONG (the shared counter the change
+moved), so a change that was not announced (a failed PUBLISH, a process of an older
+release) is heard too, within a second. `mark()` is a value that changes with every
+announcement or polled change heard (and with every new subscription, since a
+reconnection may have missed some); it is None whenever this process cannot vouch for it:
 no Redis cache, the listener not subscribed yet, or no PONG for a PING sent within the
 last FRESH_SECONDS. Callers then ask the shared cache themselves, as they would without
 this. An announcement is thus heard at once, or within FRESH_SECONDS when the listener
@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 PING_SECONDS = 0.2
 FRESH_SECONDS = 0.5
+POLL_CYCLES = 5  # the poll is the fallback for changes never announced: once a second
 RETRY_SECONDS = 1.0
 _NEVER = float("-inf")
 
@@ -46,7 +47,7 @@ def _redis_location() -> str | None:
 class ChangeFeed:
     """One named change signal. `where` gives (Redis URL, channel) or None; by default the
     shared cache's Redis, and a channel named as the cache names its keys. `poll`: a
-    value read after each PONG; its change counts as an announcement."""
+    value read after every POLL_CYCLES-th PONG; its change counts as an announcement."""
 
     def __init__(self, name: str, where=None, poll=None):
         self.name = name
@@ -137,8 +138,8 @@ class ChangeFeed:
                     message = pubsub.get_message(timeout=left)
                     if message is not None and self._note(message, token):
                         break
-                if self._poll is not None:  # read after the PING was sent: in time too
-                    value = self._poll()
+                if self._poll is not None and number % POLL_CYCLES == 0:
+                    value = self._poll()  # read after the PING was sent
                     if number and value != polled:
                         self._heard += 1
                     polled = value

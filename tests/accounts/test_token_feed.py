@@ -34,8 +34,10 @@ def shared_cache(settings):
 
 @pytest.fixture
 def feed(shared_cache, monkeypatch):
-    """A listener of this process, held fresh once confirmed (no test of the clock's)."""
+    """A listener of this process, held fresh once confirmed (no test of the clock's),
+    reading the counter at every PONG (what is read, not how often, is under test)."""
     monkeypatch.setattr(change_feed, "FRESH_SECONDS", 3600.0)
+    monkeypatch.setattr(change_feed, "POLL_CYCLES", 1)
     listener = change_feed.ChangeFeed(token_cache.GENERATION_KEY,
                                       poll=token_cache._generation_read)
     monkeypatch.setattr(token_cache, "_changes", listener)
