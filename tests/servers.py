@@ -28,6 +28,22 @@ def redis_answers() -> bool:
         return False
 
 
+def until_refused(url: str, secret: str, seconds: float = 30) -> None:
+    """Return once the server at `url` answers 401 to the token (a liveness bound, not a
+    timing: at once when the site is well)."""
+    from urllib.error import HTTPError
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            http_json("GET", f"{url}/api/v1/games", secret)
+        except HTTPError as refused:
+            assert refused.code == 401
+            return
+        assert time.monotonic() < deadline, f"{url} still takes a revoked token"
+        time.sleep(0.05)
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now (the OS's pick)."""
     with socket.socket() as s:
