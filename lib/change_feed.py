@@ -19,10 +19,12 @@ import logging
 import os
 import threading
 import time
+import weakref
 
 import redis
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import setting_changed
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,7 @@ class ChangeFeed:
         self._confirmed_at = _NEVER  # when the last answered PING was sent
         self._stop = threading.Event()
         self._publisher = None  # (url, client): announcements are rare, the client is kept
+        _feeds.add(self)
 
     @property
     def client_name(self) -> str:
@@ -94,6 +97,12 @@ class ChangeFeed:
     def stop(self) -> None:
         self._stop.set()
         self._confirmed_at = _NEVER
+
+    def reset(self) -> None:
+        """Stop listening; the next mark() listens where the settings now say."""
+        with self._lock:
+            self.stop()
+            self._started_in = self._target = self._publisher = None
 
     def _start(self) -> None:
         with self._lock:
@@ -167,3 +176,17 @@ class ChangeFeed:
             return token is not None and (data.decode() if isinstance(data, bytes)
                                           else data) == token
         return False
+
+
+_feeds: weakref.WeakSet = weakref.WeakSet()
+
+
+def _cache_settings_changed(setting, **kwargs) -> None:
+    # settings change only under tests (override_settings): a listener started under
+    # another cache must not keep vouching for it
+    if setting == "CACHES":
+        for feed in list(_feeds):
+            feed.reset()
+
+
+setting_changed.connect(_cache_settings_changed)

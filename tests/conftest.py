@@ -41,6 +41,18 @@ def _deals_of_this_test(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _token_changes_unheard(monkeypatch):
+    # In this process every lookup reads the shared generation, as before the listener
+    # (lib.change_feed), whose announcements arrive when they will: a query counted in a
+    # test must not depend on when. tests/accounts/test_token_feed.py holds the listener;
+    # the web processes the tests start run it as production does.
+    from accounts import token_cache
+    from lib.change_feed import ChangeFeed
+
+    monkeypatch.setattr(token_cache, "_changes", ChangeFeed("off", where=lambda: None))
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     # Rate limits are counted in the cache; every test starts with a clean slate (and no
     # token remembered from another test's rows, nor a game state: a rolled-back test's

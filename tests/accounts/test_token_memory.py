@@ -10,15 +10,6 @@ from accounts.services import api_token_create, api_token_find, api_token_revoke
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _counter_only(monkeypatch):
-    """These tests hold the shared counter's path, which every lookup takes while no
-    listener vouches for the announcements (test_token_feed.py holds the listener's)."""
-    from lib.change_feed import ChangeFeed
-
-    monkeypatch.setattr(token_cache, "_changes", ChangeFeed("off", where=lambda: None))
-
-
 def _find(secret):
     token = api_token_find(secret)
     return None if token is None else token.user.username
