@@ -123,16 +123,20 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # runs in a thread of its own, so per-thread persistent connections would not be reused);
 # other databases keep CONN_MAX_AGE. DB_POOL_MAX_SIZE=0 turns the pool off.
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=16)
+# A connection is tried before it is used again, so one that died with the server (a
+# PostgreSQL restart) is replaced instead of failing a request: in the pool by
+# lib.postgresql, which asks the server only when the socket says something happened;
+# a persistent connection by Django's own check.
+DB_HEALTH_CHECKS = env_bool("DB_HEALTH_CHECKS", default=True)
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 0:
+    DATABASES["default"]["ENGINE"] = "lib.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE, "timeout": 20}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
-# A connection is tried before it is used again (the pool's check_connection, or Django's
-# check of a persistent one): one that died with the server (a PostgreSQL restart) is
-# replaced instead of failing a request.
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_HEALTH_CHECKS", default=True)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = DB_HEALTH_CHECKS
 # lib.rows prepares the move path's statements once a connection (off behind a pooler that
 # resets sessions, e.g. PgBouncer in transaction mode)
 DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", default=True)

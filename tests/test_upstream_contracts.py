@@ -87,7 +87,7 @@ def _pins() -> dict[str, str]:
 
 @pytest.mark.parametrize("project", [
     "Django", "channels", "channels-redis", "daphne", "Twisted", "autobahn", "asgiref",
-    "redis", "celery"])
+    "redis", "celery", "psycopg", "psycopg-pool", "uvicorn", "websockets"])
 def test_the_projects_we_lean_on_are_installed_at_their_pinned_versions(project):
     # docs/upgrades.md lists what to read before changing one of these pins
     assert _pins()[project.lower()] == metadata.version(project)
