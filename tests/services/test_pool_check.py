@@ -66,3 +66,19 @@ def test_a_connection_looks_sound_until_the_server_ends_it():
         assert looks_sound(other)
         admin.execute("SELECT pg_terminate_backend(%s, 5000)", [other.info.backend_pid])
         assert not looks_sound(other)
+
+
+def test_the_pool_benchmark_says_both_checks_cost_per_round(capsys):
+    from bench import poolbench
+
+    poolbench.main(["--rounds", "100"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0].strip() for line in lines] == ["django's check", "lib.postgresql"]
+    assert all("ms of CPU here" in line and "(100 rounds)" in line for line in lines)
+
+
+def test_the_pool_benchmark_refuses_too_few_rounds():
+    from bench import poolbench
+
+    with pytest.raises(SystemExit):
+        poolbench.main(["--rounds", "5"])
