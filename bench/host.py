@@ -9,9 +9,18 @@ records. It counts the thread's CPU time, not wall time, so a busy neighbour on 
 cores lowers it only by slowing each instruction, as it slows the site's. It follows the
 web's speed loosely (a compiled loop slows less than the interpreter's walk through
 Django on a loaded host), so runs at like rates compare, not figures scaled by it.
+
+The live site's work is mostly hops between processes (a request to PostgreSQL and Redis
+and back, a push through Redis to each socket), which a host can slow while its compiled
+loops keep their speed (session 23: the engine's rate as usual, the web's CPU a move 40%
+above session 20's). So a second figure: a one-byte round trip over a socket to another
+process, in wall-clock microseconds and this process's CPU microseconds.
 """
 
 import random
+import socket
+import subprocess
+import sys
 import time
 
 from games.engine import export_record
@@ -37,3 +46,34 @@ def engine_replay_rate(seconds: float = 1.0) -> float:
     """Moves the rules engine replays a second of this thread's CPU, over about
     `seconds` of it."""
     return replay_throughput(_records(), seconds, clock=time.thread_time)
+
+
+# the child answers each byte with the byte, until the socket closes
+_ECHO = ("import socket, sys\n"
+         "s = socket.socket(fileno=int(sys.argv[1]))\n"
+         "while (b := s.recv(1)):\n"
+         "    s.sendall(b)\n")
+
+
+def socket_round_trip(seconds: float = 0.5) -> tuple[float, float]:
+    """(wall-clock µs, µs of this thread's CPU) a one-byte round trip to another process
+    over a socket, the mean over about `seconds`."""
+    ours, theirs = socket.socketpair()
+    child = subprocess.Popen([sys.executable, "-c", _ECHO, str(theirs.fileno())],
+                             pass_fds=[theirs.fileno()])
+    theirs.close()
+    try:
+        ours.sendall(b"x")  # the child started and answers
+        if ours.recv(1) != b"x":
+            raise RuntimeError("the echo process did not answer")
+        trips, start, cpu = 0, time.perf_counter(), time.thread_time()
+        while time.perf_counter() - start < seconds:
+            for _ in range(100):
+                ours.sendall(b"x")
+                ours.recv(1)
+            trips += 100
+        wall, cpu = time.perf_counter() - start, time.thread_time() - cpu
+    finally:
+        ours.close()
+        child.wait(10)
+    return wall * 1e6 / trips, cpu * 1e6 / trips

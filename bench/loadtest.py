@@ -457,11 +457,13 @@ def collector_paused():
         garbage[0] = gc.collect()
 
 
-def host_line(rate: float) -> str:
-    """The host's speed before the run (bench.host). Not after: the site still answers
-    what was queued then, and a busy twin core slows this one's instructions."""
+def host_line(rate: float, trip: tuple[float, float]) -> str:
+    """The host's speed before the run (bench.host): the engine's, and a socket round trip
+    to another process (wall-clock and CPU µs). Not after: the site still answers what was
+    queued then, and a busy twin core slows this one's instructions."""
     return (f"host: the engine ({host.engine_build()}) replays {rate:,.0f} moves a second "
-            "of CPU before the run")
+            f"of CPU, a socket round trip to another process takes {trip[0]:.0f} µs "
+            f"({trip[1]:.0f} µs of CPU) before the run")
 
 
 def _seconds(text: str, *, zero: bool) -> float:
@@ -498,7 +500,8 @@ async def main_async(args) -> int:
               "(four distinct users a game)", file=sys.stderr)
         return 2
     urls = [u.rstrip("/") for u in args.urls]
-    host_speed = host.engine_replay_rate()  # the site idle: the host's own speed
+    # the site idle: the host's own speed
+    host_speed = host.engine_replay_rate(), host.socket_round_trip()
     run = Run(args)
     load_before = os.getloadavg()
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
@@ -545,7 +548,7 @@ async def main_async(args) -> int:
           f"{f' from {args.settle:.0f} s after the last table opened' if args.settle else ''}, "
           f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, "
           f"end of window {load_window[0]:.2f} {load_window[1]:.2f}")
-    print(host_line(host_speed))
+    print(host_line(*host_speed))
     print(f"moves/s {run.moves / seconds:.1f}  ({run.moves} moves, "
           f"{run.conflicts} simultaneous-move 409s)")
     print(f"POST ms  p50 {_pct(run.post_ms, 50)}  p95 {_pct(run.post_ms, 95)}  "

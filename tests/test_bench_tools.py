@@ -5,6 +5,7 @@ import argparse
 import asyncio
 import gc
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -161,10 +162,23 @@ def test_the_hosts_speed_is_moves_replayed_a_cpu_second_from_the_same_records(mo
 
 
 def test_the_load_benchmark_says_the_hosts_speed_and_the_engines_build():
-    line = loadtest.host_line(471113.4)
+    line = loadtest.host_line(471113.4, (48.6, 20.2))
     assert line == (f"host: the engine ({host.engine_build()}) replays 471,113 moves a second "
-                    "of CPU before the run")
+                    "of CPU, a socket round trip to another process takes 49 µs (20 µs of "
+                    "CPU) before the run")
     assert host.engine_build() in {"compiled", "plain Python"}
+
+
+def _children() -> set[str]:
+    return {pid for task in Path("/proc/self/task").iterdir()
+            for pid in (task / "children").read_text().split()}
+
+
+def test_a_socket_round_trip_to_another_process_is_timed_and_the_process_ends():
+    before = _children()
+    wall, cpu = host.socket_round_trip(0.05)
+    assert 0 < cpu and 0 < wall < 1e6  # µs a round trip, the mean of many
+    assert _children() == before
 
 
 def test_the_watch_asks_a_socket_left_behind_for_its_view_and_calls_a_silent_table_stalled():
