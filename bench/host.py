@@ -10,11 +10,13 @@ cores lowers it only by slowing each instruction, as it slows the site's. It fol
 web's speed loosely (a compiled loop slows less than the interpreter's walk through
 Django on a loaded host), so runs at like rates compare, not figures scaled by it.
 
-The live site's work is mostly hops between processes (a request to PostgreSQL and Redis
-and back, a push through Redis to each socket), which a host can slow while its compiled
-loops keep their speed (session 23: the engine's rate as usual, the web's CPU a move 40%
-above session 20's). So a second figure: a one-byte round trip over a socket to another
-process, in wall-clock microseconds and this process's CPU microseconds.
+The live site's work is largely hops between processes (a request to PostgreSQL and Redis
+and back, a push through Redis to each socket), and a host may slow those apart from its
+compiled loops (session 23: the engine's rate as usual while the web's CPU a move was 40%
+above session 20's). So a second figure, to set beside other sessions' (47-55 µs in
+session 23, through a later slowdown of the engine's rate too): a one-byte round trip over
+a socket to another process, in wall-clock microseconds and this process's CPU
+microseconds.
 """
 
 import random
