@@ -17,15 +17,14 @@ import time
 
 import aiohttp
 
+from bench.procs import cpu_seconds
+
 
 def _proc(pid: int) -> tuple[float, float]:
     """(resident MB, CPU seconds) of a process, from /proc."""
     with open(f"/proc/{pid}/status") as f:
         rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return rss, cpu
+    return rss, cpu_seconds(pid)
 
 
 async def main_async(args) -> int:

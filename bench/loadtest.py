@@ -43,6 +43,7 @@ import orjson
 
 from bench import host
 from bench.http1 import Http1
+from bench.procs import cpu_seconds
 from blaze_site import gc_tuning
 from games.bots import choose_move
 from games.engine import RecordError, import_record
@@ -363,13 +364,6 @@ class Game:
             self.run.records_bad.append(f"game {self.game_id}: scores differ")
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process on this machine (Linux /proc)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _cpu_all(watched: dict[str, list[int]]) -> dict[str, float]:
     """CPU seconds so far: this client's own, and each watched group of processes."""
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -378,7 +372,7 @@ def _cpu_all(watched: dict[str, list[int]]) -> dict[str, float]:
         total = 0.0
         for pid in pids:
             try:
-                total += _cpu_seconds(pid)
+                total += cpu_seconds(pid)
             except OSError:
                 pass  # gone meanwhile
         out[name] = total

@@ -14,6 +14,8 @@ import argparse
 import os
 import time
 
+from bench.procs import cpu_seconds
+
 
 def _setup():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
@@ -35,12 +37,7 @@ def _ways(config: dict) -> dict:
 
 
 def _server_cpu(pids: set[int]) -> float:
-    ticks = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime + stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return sum(cpu_seconds(pid) for pid in pids)
 
 
 def measure(connection, rounds: int) -> tuple[float, float]:

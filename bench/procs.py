@@ -1,0 +1,10 @@
+"""What the benchmarks read of other processes on this machine (Linux /proc)."""
+
+import os
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
