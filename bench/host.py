@@ -17,8 +17,14 @@ above session 20's). So a second figure, to set beside other sessions' (47-55 µ
 session 23, through a later slowdown of the engine's rate too): a one-byte round trip over
 a socket to another process, in wall-clock microseconds and this process's CPU
 microseconds.
+
+The interpreter matters as much as an hour's drift: pyenv's default build (libpython a
+shared library, no profile-guided optimization) ran the move path about a tenth slower
+than Debian's python3.11 (linked statically, built with PGO); `interpreter` says which a
+process runs.
 """
 
+import os
 import random
 import socket
 import subprocess
@@ -48,6 +54,15 @@ def engine_replay_rate(seconds: float = 1.0) -> float:
     """Moves the rules engine replays a second of this thread's CPU, over about
     `seconds` of it."""
     return replay_throughput(_records(), seconds, clock=time.thread_time)
+
+
+def interpreter(pid: int | str = "self") -> str:
+    """The Python a process on this machine runs: its executable, and whether libpython
+    is a shared library in it ("shared") or linked into the executable ("static")."""
+    exe = os.path.realpath(f"/proc/{pid}/exe")
+    with open(f"/proc/{pid}/maps") as maps:
+        shared = any("/libpython" in line for line in maps)
+    return f"{exe} (libpython {'shared' if shared else 'static'})"
 
 
 # the child answers each byte with the byte, until the socket closes

@@ -451,6 +451,20 @@ def collector_paused():
         garbage[0] = gc.collect()
 
 
+def python_line(watched: dict[str, list[int]]) -> str:
+    """The interpreters: the client's, and the first of each watched group that runs
+    Python (the web's and the worker's)."""
+    found = {"load client": host.interpreter()}
+    for name, pids in watched.items():
+        for pid in pids[:1]:
+            try:
+                if "python" in os.path.basename(os.path.realpath(f"/proc/{pid}/exe")):
+                    found[name] = host.interpreter(pid)
+            except OSError:
+                pass  # gone, or not ours to read
+    return "python: " + ", ".join(f"{name} {where}" for name, where in found.items())
+
+
 def host_line(rate: float, trip: tuple[float, float]) -> str:
     """The host's speed before the run (bench.host): the engine's, and a socket round trip
     to another process (wall-clock and CPU µs). Not after: the site still answers what was
@@ -543,6 +557,7 @@ async def main_async(args) -> int:
           f"load average before {load_before[0]:.2f} {load_before[1]:.2f}, "
           f"end of window {load_window[0]:.2f} {load_window[1]:.2f}")
     print(host_line(*host_speed))
+    print(python_line(watched))
     print(f"moves/s {run.moves / seconds:.1f}  ({run.moves} moves, "
           f"{run.conflicts} simultaneous-move 409s)")
     print(f"POST ms  p50 {_pct(run.post_ms, 50)}  p95 {_pct(run.post_ms, 95)}  "

@@ -4,6 +4,9 @@ without a server."""
 import argparse
 import asyncio
 import gc
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -167,6 +170,23 @@ def test_the_load_benchmark_says_the_hosts_speed_and_the_engines_build():
                     "of CPU, a socket round trip to another process takes 49 µs (20 µs of "
                     "CPU) before the run")
     assert host.engine_build() in {"compiled", "plain Python"}
+
+
+def test_the_load_benchmark_names_the_python_of_the_client_and_of_each_watched_group():
+    sleeper = subprocess.Popen(["sleep", "30"])  # not Python: left out
+    try:
+        line = loadtest.python_line({"web": [os.getpid()], "other": [sleeper.pid]})
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    ours = host.interpreter()
+    assert line == f"python: load client {ours}, web {ours}"
+    exe, _, how = ours.partition(" (libpython ")
+    assert exe == os.path.realpath(sys.executable)
+    assert how in {"shared)", "static)"}
+    # the libpython in this process's maps says which
+    linked = any("/libpython" in entry for entry in Path("/proc/self/maps").read_text().split())
+    assert how == ("shared)" if linked else "static)")
 
 
 def _children() -> set[str]:
