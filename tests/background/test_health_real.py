@@ -124,8 +124,10 @@ def test_connections_that_died_with_the_database_server_fail_no_request(site):
     ours = connection.connection.info.backend_pid  # this test's own: not the site's
     with psycopg.connect(servers.database_url(settings.DATABASES["default"]),
                          autocommit=True) as admin:
+        # with a timeout it returns once the backends ended, not when they were signalled:
+        # a request in between meets a connection still alive (as Django's own check would)
         killed = admin.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
             [ours]).fetchone()[0]
     assert killed, "no pooled connection to cut"

@@ -59,7 +59,7 @@ def test_after_the_server_ends_a_connection_the_statement_is_prepared_on_the_nex
     dsn = connection.get_connection_params()
     with psycopg.connect(**{k: v for k, v in dsn.items() if k != "cursor_factory"},
                          autocommit=True) as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+        other.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])  # ended, not signalled
     with pytest.raises(DatabaseError):
         rows.select(sql, [3])
     connection.close()  # as the end of a request does with a broken connection
