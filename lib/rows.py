@@ -36,7 +36,10 @@ def _db():
     return connections[DEFAULT_DB_ALIAS]
 
 
+@cache
 def vendor() -> str:
+    """The default database's vendor: fixed by the settings for the process's life (kept,
+    as looking the connection up costs a context-local read)."""
     return _db().vendor
 
 
@@ -64,11 +67,13 @@ class Columns:
         values = list(row[start:start + self.width])
         if values[self.pk_at] is None:
             return None
-        db = _db()
-        for i, convs in self._converters(db.vendor):
-            for convert in convs:
-                values[i] = convert(values[i], self.cols[i], db)
-        return self.model.from_db(db.alias, self.names, values)
+        found = self._converters(vendor())
+        if found:  # the connection only for the conversions (most columns have none)
+            db = _db()
+            for i, convs in found:
+                for convert in convs:
+                    values[i] = convert(values[i], self.cols[i], db)
+        return self.model.from_db(DEFAULT_DB_ALIAS, self.names, values)
 
     def _converters(self, vendor: str) -> list[tuple[int, list]]:
         """(column number, converters) for the columns read that have any."""
