@@ -56,10 +56,13 @@ def engine_replay_rate(seconds: float = 1.0) -> float:
     return replay_throughput(_records(), seconds, clock=time.thread_time)
 
 
-def interpreter(pid: int | str = "self") -> str:
+def interpreter(pid: int | str = "self") -> str | None:
     """The Python a process on this machine runs: its executable, and whether libpython
-    is a shared library in it ("shared") or linked into the executable ("static")."""
+    is a shared library in it ("shared") or linked into the executable ("static"); None
+    when the process does not run Python."""
     exe = os.path.realpath(f"/proc/{pid}/exe")
+    if "python" not in os.path.basename(exe):
+        return None
     with open(f"/proc/{pid}/maps") as maps:
         shared = any("/libpython" in line for line in maps)
     return f"{exe} (libpython {'shared' if shared else 'static'})"

@@ -458,10 +458,11 @@ def python_line(watched: dict[str, list[int]]) -> str:
     for name, pids in watched.items():
         for pid in pids[:1]:
             try:
-                if "python" in os.path.basename(os.path.realpath(f"/proc/{pid}/exe")):
-                    found[name] = host.interpreter(pid)
+                where = host.interpreter(pid)
             except OSError:
-                pass  # gone, or not ours to read
+                continue  # gone, or not ours to read
+            if where is not None:
+                found[name] = where
     return "python: " + ", ".join(f"{name} {where}" for name, where in found.items())
 
 
