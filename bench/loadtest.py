@@ -43,7 +43,7 @@ import orjson
 
 from bench import host
 from bench.http1 import Http1
-from bench.procs import cpu_seconds
+from bench.procs import cpu_seconds, host_ticks
 from blaze_site import gc_tuning
 from games.bots import choose_move
 from games.engine import RecordError, import_record
@@ -79,6 +79,7 @@ class Run:
         self.post_ms: list[float] = []
         self.post_at: list[float] = []  # when each counted POST was sent (--timeline)
         self.lags: dict[int, float] = {}  # --timeline's slice -> the client loop's longest lag
+        self.samples: list[tuple] = []  # --timeline: (watched CPU, host ticks) at each slice's edge
         self.push_ms: list[float] = []
         self.moves = 0
         self.conflicts = 0
@@ -410,7 +411,9 @@ def _pids_starting(text: str) -> list[int]:
 def _print_timeline(run: Run, step: float) -> None:
     """POST latencies slice by slice of the window: a tail made in bursts (a periodic job,
     a pause of the server) shows as a few bad slices, saturation as all of them. The
-    client's own longest stall in each slice says whether it was the client."""
+    client's own longest stall in each slice says whether it was the client; the watched
+    processes' CPU a move and the host's steal say whether a slow slice cost more work or
+    found fewer cycles."""
     slices: dict[int, list[float]] = {}
     for at, ms in zip(run.post_at, run.post_ms):
         slices.setdefault(int((at - run.window_start) // step), []).append(ms)
@@ -418,7 +421,27 @@ def _print_timeline(run: Run, step: float) -> None:
         ms = slices[i]
         print(f"  {i * step:5.0f}-{(i + 1) * step:<5.0f} s  moves/s {len(ms) / step:6.1f}  "
               f"POST ms p50 {_pct(ms, 50):>5}  p95 {_pct(ms, 95):>5}  max {max(ms):6.0f}  "
-              f"client stall ms {run.lags.get(i, 0.0):4.0f}")
+              f"client stall ms {run.lags.get(i, 0.0):4.0f}" + _slice_cpu(run, i, len(ms)))
+
+
+def _slice_cpu(run: Run, i: int, moves: int) -> str:
+    if i + 1 >= len(run.samples):
+        return ""
+    (cpu0, (steal0, all0)), (cpu1, (steal1, all1)) = run.samples[i], run.samples[i + 1]
+    used = {name: cpu1[name] - cpu0[name] for name in cpu1}
+    parts = [f"{name} {sec * 1000 / max(moves, 1):.1f}" for name, sec in used.items()
+             if name == "web"]
+    parts.append(f"all {sum(used.values()) * 1000 / max(moves, 1):.1f}")
+    return (f"  CPU ms a move {' '.join(parts)}"
+            f"  steal {100 * (steal1 - steal0) / max(all1 - all0, 1):.0f}%")
+
+
+async def _sample_cpu(run: Run, step: float, watched: dict[str, list[int]]) -> None:
+    """The watched processes' CPU and the host's ticks at each --timeline slice's edge."""
+    start = time.monotonic()
+    while True:
+        run.samples.append((_cpu_all(watched), host_ticks()))
+        await asyncio.sleep(start + len(run.samples) * step - time.monotonic())
 
 
 async def _watch_lag(run: Run, step: float, every: float = 0.02) -> None:
@@ -534,11 +557,14 @@ async def main_async(args) -> int:
         run.window_end = run.window_start + args.seconds
         watched = _watched(args.pid)
         cpu_before = _cpu_all(watched)
-        lag = asyncio.create_task(_watch_lag(run, args.timeline)) if args.timeline else None
+        timeline = [asyncio.create_task(_watch_lag(run, args.timeline)),
+                    asyncio.create_task(_sample_cpu(run, args.timeline, watched))
+                    ] if args.timeline else []
         with collector_paused() as garbage:
             await asyncio.sleep(args.seconds)
-        if lag is not None:
-            lag.cancel()
+            await asyncio.sleep(0.01)  # the last slice's edge sampled
+        for task in timeline:
+            task.cancel()
         cpu_window = {k: v - cpu_before[k] for k, v in _cpu_all(watched).items()}
         stop_starting.set()
         load_window = os.getloadavg()

@@ -13,13 +13,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench import host, http1, loadtest
+from bench import host, http1, loadtest, procs
 
 
 def test_the_timeline_gives_each_slice_of_the_window_its_own_rate_and_latencies(capsys):
     run = SimpleNamespace(window_start=100.0,
                           post_at=[100.5, 101.0, 104.9, 105.0, 109.0],
-                          post_ms=[10.0, 20.0, 30.0, 400.0, 500.0], lags={1: 250.0})
+                          post_ms=[10.0, 20.0, 30.0, 400.0, 500.0], lags={1: 250.0},
+                          samples=[])
     loadtest._print_timeline(run, 5)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
@@ -28,6 +29,25 @@ def test_the_timeline_gives_each_slice_of_the_window_its_own_rate_and_latencies(
     assert "client stall ms    0" in first
     assert "5-10" in second and "moves/s    0.4" in second and "p50   500" in second
     assert "client stall ms  250" in second
+
+
+def test_each_slice_shows_the_web_processes_cpu_a_move_and_the_hosts_steal(capsys):
+    samples = [({"load client": 1.0, "web": 10.0, "postgres": 2.0}, (100, 1000)),
+               ({"load client": 1.1, "web": 10.8, "postgres": 2.1}, (150, 2000)),
+               ({"load client": 1.2, "web": 12.0, "postgres": 2.2}, (150, 3000))]
+    run = SimpleNamespace(window_start=0.0, post_at=[1.0] * 200 + [6.0] * 100,
+                          post_ms=[10.0] * 300, lags={}, samples=samples)
+    loadtest._print_timeline(run, 5)
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.endswith("CPU ms a move web 4.0 all 5.0  steal 5%")
+    assert second.endswith("CPU ms a move web 12.0 all 14.0  steal 0%")
+
+
+def test_the_hosts_ticks_count_up_and_steal_is_a_part_of_them():
+    steal, total = procs.host_ticks()
+    assert 0 <= steal <= total and total > 0
+    time.sleep(0.05)
+    assert procs.host_ticks()[1] >= total
 
 
 def test_a_stall_of_the_clients_loop_is_noted_in_its_slice():
