@@ -4,7 +4,6 @@ The `Move` rows are the truth. States are cached in memory (games.state_cache) b
 (game id, seq), so a state is never served for a log it does not match.
 """
 
-import json
 from functools import cache
 
 from django.contrib.auth import get_user_model
@@ -174,6 +173,25 @@ def _seat_table_columns(model) -> rows.Columns:
     return rows.Columns(model, f"t_{model._meta.db_table}")
 
 
+@cache
+def _game_and_seats_sql(tables: tuple, with_moves: bool, lock: bool) -> str:
+    """The statement of game_and_seats, made once for each shape."""
+    g, s, u = _game_columns()
+    # by the game's id, not g.id: run once for the statement, not once a seat row
+    tail = (f", (SELECT json_agg(m.payload ORDER BY m.seq)::text"
+            f" FROM {Move._meta.db_table} m WHERE m.game_id = %s AND m.seq >= %s)"
+            ) if with_moves else ""
+    joined = "".join(f", {t.sql}" for t in tables)
+    joins = "".join(
+        f" LEFT JOIN {t.model._meta.db_table} {t.alias} ON {t.alias}.game_id = g.id"
+        f" AND {t.alias}.seat = s.{rows.quote('index')}" for t in tables)
+    return (f"SELECT {g.sql}, {s.sql}, {u.sql}{joined}{tail} FROM {Game._meta.db_table} g"
+            f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
+            f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id{joins}"
+            f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}"
+            f"{rows.lock_clause('g') if lock else ''}")
+
+
 def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
     """The game row and its seats with their users, in one statement (lib.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
@@ -185,34 +203,23 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
     also brings the rows apps above keep a seat (events.seat_table_register), noted for
     the write: the move's listeners do not read them again."""
     g, s, u = _game_columns()
-    tail, params = "", [game_id]
+    since = None
     if rows.vendor() == "postgresql":
         held = state_cache.newest_seq(game_id)
         since = max(0, held - 1) if held else 0
-        # by the game's id, not g.id: run once for the statement, not once a seat row
-        tail = (f", (SELECT json_agg(m.payload ORDER BY m.seq)::text"
-                f" FROM {Move._meta.db_table} m WHERE m.game_id = %s AND m.seq >= %s)")
-        params = [game_id, since, game_id]
     tables = [(name, _seat_table_columns(model)) for name, model in events.seat_tables()
               ] if lock else []
-    joined = "".join(f", {t.sql}" for _name, t in tables)
-    joins = "".join(
-        f" LEFT JOIN {t.model._meta.db_table} {t.alias} ON {t.alias}.game_id = g.id"
-        f" AND {t.alias}.seat = s.{rows.quote('index')}" for _name, t in tables)
-    sql = (f"SELECT {g.sql}, {s.sql}, {u.sql}{joined}{tail} FROM {Game._meta.db_table} g"
-           f" LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id"
-           f" LEFT JOIN {u.model._meta.db_table} u ON u.id = s.user_id{joins}"
-           f" WHERE g.id = %s ORDER BY s.{rows.quote('index')}"
-           f"{rows.lock_clause('g') if lock else ''}")
+    sql = _game_and_seats_sql(tuple(t for _name, t in tables), since is not None, lock)
+    params = [game_id] if since is None else [game_id, since, game_id]
     found = rows.select(sql, params)
     if not found:
         return None
     game = g.load(found[0])
     width = g.width + s.width + u.width
     log_tail = None
-    if tail:
+    if since is not None:
         logged = found[0][width + sum(t.width for _name, t in tables)]
-        log_tail = (since, json.loads(logged) if logged else [])
+        log_tail = (since, rows.json_loads(logged) if logged else [])
     seats = []
     for row in found:
         seat = s.load(row, g.width)
@@ -369,7 +376,8 @@ def _alike_parts(game: Game, seats: list[Seat], state: State | None, clocks: dic
         "id": game.pk,
         "seq": game.seq,
         "status": game.status,
-        "players": [_player(by_index.get(i), state, i, names.get(i, _("open seat")), feathers)
+        "players": [_player(by_index.get(i), state, i,
+                            names[i] if i in names else _("open seat"), feathers)
                     for i in range(game.players)],
         "seats": game.players,
         "rated": game.rated,

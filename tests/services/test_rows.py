@@ -146,3 +146,34 @@ def test_held_updates_go_with_the_move_in_one_round_trip_and_reads_see_them(
         rows.update(clock, ["remaining"])
         assert rows.column(SeatClock, "remaining", "SELECT remaining FROM "
                            f"{SeatClock._meta.db_table} WHERE id = %s", [clock.pk]) == [7.0]
+
+
+@pytest.mark.parametrize("text", [
+    '{"kind": "live", "minutes": 10}', "[1, 2.5, null, true]", '"plain"', "3",
+    '{"big": 123456789012345678901234567890}', "-9223372036854775809",  # beyond 64 bits
+    "1e400", '"\\ud800"', '{"a": 1, "a": 2}', "not json",
+])
+def test_a_json_column_decodes_to_what_djangos_own_conversion_gives(text):
+    field = Game._meta.get_field("time_control")
+    col, convs = rows._field_converters(Game, "time_control", "postgresql")
+    value = text
+    for convert in convs:
+        value = convert(value, col, None)
+    expected = field.from_db_value(text, col, None)
+    assert value == expected and type(value) is type(expected)
+    assert type(value.get("big", 0) if isinstance(value, dict) else 0) is int
+
+
+@pytest.mark.parametrize("text", ['[{"move": "pass", "seat": 1}]', "[12345678901234567890]",
+                                  "1e400", "[]"])
+def test_json_text_read_by_rows_equals_the_standard_librarys(text):
+    import json
+
+    assert rows.json_loads(text) == json.loads(text)
+    assert type(rows.json_loads(text)) is type(json.loads(text))
+
+
+def test_a_plain_json_column_is_decoded_by_orjson():
+    col, convs = rows._field_converters(Game, "time_control", "postgresql")
+    assert Game._meta.get_field("time_control").from_db_value not in convs
+    assert convs[-1]('{"n": 1}', col, None) == {"n": 1}
