@@ -429,10 +429,9 @@ def _slice_cpu(run: Run, i: int, moves: int) -> str:
         return ""
     (cpu0, (steal0, all0)), (cpu1, (steal1, all1)) = run.samples[i], run.samples[i + 1]
     used = {name: cpu1[name] - cpu0[name] for name in cpu1}
-    parts = [f"{name} {sec * 1000 / max(moves, 1):.1f}" for name, sec in used.items()
-             if name == "web"]
-    parts.append(f"all {sum(used.values()) * 1000 / max(moves, 1):.1f}")
-    return (f"  CPU ms a move {' '.join(parts)}"
+    per_move = 1000 / max(moves, 1)
+    web = f"web {used['web'] * per_move:.1f} " if "web" in used else ""
+    return (f"  CPU ms a move {web}all {sum(used.values()) * per_move:.1f}"
             f"  steal {100 * (steal1 - steal0) / max(all1 - all0, 1):.0f}%")
 
 

@@ -98,6 +98,18 @@ def _field_converters(model, attname: str, vendor: str):
 
 
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
+_UNREAD = object()
+
+
+def _orjson_read(text: str):
+    """The value orjson reads in the text, or _UNREAD where it might read it otherwise
+    than the standard library's json (see _json_decoded)."""
+    if _LONG_DIGITS.search(text):
+        return _UNREAD
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return _UNREAD
 
 
 def _plain_json(field, convert) -> bool:
@@ -126,18 +138,6 @@ def json_loads(text: str):
     """json.loads, by orjson where it reads the text the same way (see _json_decoded)."""
     found = _orjson_read(text)
     return json.loads(text) if found is _UNREAD else found
-
-
-_UNREAD = object()
-
-
-def _orjson_read(text: str):
-    if _LONG_DIGITS.search(text):
-        return _UNREAD
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return _UNREAD
 
 
 def column(model, attname: str, sql: str, params) -> list:

@@ -1,5 +1,7 @@
 """The move path's hand-written SQL (lib.rows) reads and writes what the ORM would."""
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -167,8 +169,6 @@ def test_a_json_column_decodes_to_what_djangos_own_conversion_gives(text):
 @pytest.mark.parametrize("text", ['[{"move": "pass", "seat": 1}]', "[12345678901234567890]",
                                   "1e400", "[]"])
 def test_json_text_read_by_rows_equals_the_standard_librarys(text):
-    import json
-
     assert rows.json_loads(text) == json.loads(text)
     assert type(rows.json_loads(text)) is type(json.loads(text))
 
