@@ -7,16 +7,17 @@ here. The SQL is built once per model and database from the models' own field li
 values pass through the same field conversions the ORM applies both ways, so the
 instances are the ORM's instances; no signals are sent (nothing listens to these models).
 
-On PostgreSQL each statement is prepared once a connection (PREPARE, then EXECUTE by
-name): the server plans it once instead of at every move (the move's locked read costs
-PostgreSQL about half the CPU prepared). Prepared statements last as long as the
-connection and survive a rollback; when the server has lost them (DISCARD ALL) or a
-migration changed a result's shape, the statement that finds out fails and the next one
-prepares them again. DB_PREPARED_STATEMENTS=0 turns them off (a pooler that resets
-sessions between transactions, such as PgBouncer in transaction mode).
+On PostgreSQL the statements bind their parameters on the server (psycopg's compiled
+dumpers, not values written into the text in Python), and each is prepared once a
+connection (psycopg's prepared statements): the server plans it once instead of at every
+move (the move's locked read costs PostgreSQL about half the CPU prepared). Prepared
+statements last as long as the connection and survive a rollback; when the server has lost
+them (DISCARD ALL) or a migration changed a result's shape, the statement that finds out
+fails and the next one prepares them again. DB_PREPARED_STATEMENTS=0 turns them off (a
+pooler that resets sessions between transactions, such as PgBouncer in transaction mode).
+Writes held for one round trip go as one statement (data-modifying WITH parts).
 """
 
-import hashlib
 import json
 import re
 import weakref
@@ -25,6 +26,7 @@ from contextvars import ContextVar
 from functools import cache
 
 import orjson
+import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import JSONField
@@ -97,6 +99,7 @@ def _field_converters(model, attname: str, vendor: str):
     return col, [_json_decoded(field) if _plain_json(field, c) else c for c in convs]
 
 
+_TIMESTAMPTZ_OID = psycopg.postgres.types["timestamptz"].oid
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
 _UNREAD = object()
 
@@ -156,75 +159,88 @@ def column(model, attname: str, sql: str, params) -> list:
 def select(sql: str, params) -> list[tuple]:
     flush()
     db = _db()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         _execute(db, cursor, [(sql, params)])
         return cursor.fetchall()
 
 
-# psycopg connection -> {statement name: prepared on it (False: unknown, sent as text)};
-# a new connection (after a restart, or made by the pool) starts empty, closed ones drop out
-_prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-# psycopg connections whose prepared statements the server lost or outdated: made again
+# psycopg connections whose prepared statements the server lost or outdated: psycopg is
+# told to forget them before the next statement (closed connections drop out)
 _outdated: weakref.WeakSet = weakref.WeakSet()
-PREPARED_MAX = 256  # statements a connection keeps; more are sent as text
-_MARK = re.compile(r"%%|%s")
+_WRITES = re.compile(r'\b(?:UPDATE|INSERT INTO) ("[^"]+"|\w+)')
 
 
-def _prepares(db) -> bool:
-    return _batches(db) and settings.DB_PREPARED_STATEMENTS
+def _cursor(db):
+    """The cursor this module's statements go through. On PostgreSQL with psycopg 3 it is
+    psycopg's Cursor, which binds the parameters on the server: psycopg's compiled dumpers
+    instead of Django's default ClientCursor writing each value into the text in Python
+    (5% of a web process's CPU at 1,000 tables), and the statement is prepared once a
+    connection when settings.DB_PREPARED_STATEMENTS allows (psycopg's own prepared
+    statements: Parse once, then Bind and Execute by name). It is wrapped as Django wraps its own
+    cursors (the query log, execute wrappers, database errors as Django's). Elsewhere, or
+    where the connection's time zone differs from Django's (Django would set one on the
+    cursor), Django's own cursor."""
+    if not _binds_on_server(db):
+        return db.cursor()
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    raw = db.connection
+    if _loader_timezone(raw) != db.timezone:
+        return db.cursor()
+    db.validate_thread_sharing()
+    cursor = psycopg.Cursor(raw)
+    return db.make_debug_cursor(cursor) if db.queries_logged else db.make_cursor(cursor)
+
+
+def _loader_timezone(raw):
+    """The time zone of the connection's timestamptz loader (Django sets it at connect)."""
+    return raw.adapters.get_loader(_TIMESTAMPTZ_OID, psycopg.pq.Format.TEXT).timezone
 
 
 @cache
-def _prepared_form(sql: str) -> tuple[str, str, str]:
-    """(name, PREPARE statement, EXECUTE statement with %s marks) of a statement."""
-    name = "blaze_" + hashlib.sha1(sql.encode()).hexdigest()[:16]
-    count = 0
+def _binds_on_server_for(vendor: str, module: str) -> bool:
+    return vendor == "postgresql" and module == "psycopg"
 
-    def number(match):
-        nonlocal count
-        if match.group() == "%%":
-            return "%"
-        count += 1
-        return f"${count}"
 
-    body = _MARK.sub(number, sql)
-    call = f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}"
-    return name, f"PREPARE {name} AS {body}", call
+def _binds_on_server(db) -> bool:
+    return _binds_on_server_for(db.vendor, db.Database.__name__)
 
 
 def _execute(db, cursor, statements: list[tuple[str, list]]) -> None:
-    """Send the statements in one execute: by the names they are prepared under where the
-    connection prepares (those it lacks prepared in the same round trip, first), else as
-    text. The cursor is left on the first statement's result."""
-    prepares = []
-    if _prepares(db):
-        known = _prepared.setdefault(db.connection, {})  # name -> prepared (False: unknown)
-        if db.connection in _outdated:  # the server lost or outdated them: start again
-            _outdated.discard(db.connection)
-            known.clear()
-            prepares.append(("DEALLOCATE ALL", []))
-        forms = [_prepared_form(sql) for sql, _ in statements]
-        missing = {name: prepare for name, prepare, _ in forms if name not in known}
-        if len(known) + len(missing) > PREPARED_MAX:
-            missing = {}
-        if all(known.get(name, name in missing) for name, _, _ in forms):
-            statements = [(call, params) for (_, _, call), (_, params) in zip(forms, statements)]
-            # as the text's only statements without marks, their % must be doubled
-            prepares += [(prepare.replace("%", "%%"), []) for prepare in missing.values()]
-        try:
-            _send(cursor, prepares + statements)
-        except Exception as exc:
-            if prepares:  # some may have run before the error: never by name here again
-                known.update(dict.fromkeys(missing, False))
-            if _stale(exc):
-                _outdated.add(db.connection)
-            raise
-        if prepares:
-            known.update(dict.fromkeys(missing, True))
-            for _ in prepares:
-                cursor.nextset()
+    """Send the statements, as one where they fold into one (_fold), and leave the cursor
+    on the last one's result."""
+    statements = _fold(db, statements)
+    if not _binds_on_server(db) or isinstance(cursor.cursor, psycopg.ClientCursor):
+        _send_text(db, cursor, statements)
         return
-    _send(cursor, statements)
+    raw = db.connection
+    # psycopg prepares a server-bound statement once it has run `threshold` times (None:
+    # never); Django sets none, and its own ClientCursor never prepares
+    threshold = 0 if settings.DB_PREPARED_STATEMENTS else None
+    if raw.prepare_threshold != threshold:
+        raw.prepare_threshold = threshold
+    if raw in _outdated:  # psycopg forgets its prepared statements on seeing this
+        _outdated.discard(raw)
+        cursor.execute("DEALLOCATE ALL")
+    try:
+        for sql, params in statements:
+            cursor.execute(sql, params)
+    except Exception as exc:
+        if _stale(exc):
+            _outdated.add(raw)
+        raise
+
+
+def _send_text(db, cursor, statements: list[tuple[str, list]]) -> None:
+    if len(statements) == 1:
+        cursor.execute(*statements[0])
+    elif _batches(db):  # client-side binding: one text, the results in turn
+        cursor.execute(*_joined(statements))
+        for _ in statements[1:]:
+            cursor.nextset()
+    else:
+        for sql, params in statements:
+            cursor.execute(sql, params)
 
 
 def _stale(exc: Exception) -> bool:
@@ -235,16 +251,40 @@ def _stale(exc: Exception) -> bool:
     return state == "26000" or (state == "0A000" and "cached plan" in str(cause))
 
 
-def _send(cursor, statements: list[tuple[str, list]]) -> None:
-    if len(statements) == 1:
-        cursor.execute(*statements[0])
-    else:
-        cursor.execute(*_joined(statements))
+def _fold(db, statements: list[tuple[str, list]]) -> list[tuple[str, list]]:
+    """Writes held for one round trip, as one statement on PostgreSQL: each earlier one a
+    data-modifying WITH of the last (each runs once, to completion). They must write to
+    different tables (the parts of one statement share its snapshot, so a row written by
+    two parts would take one write): where two do, they go one by one."""
+    if len(statements) == 1 or db.vendor != "postgresql":
+        return statements
+    seen: set[str] = set()
+    for sql, _params in statements:
+        tables = _written(sql)
+        if seen & tables:
+            return statements
+        seen |= tables
+    return [(_folded_sql(tuple(sql for sql, _ in statements)),
+             [p for _, ps in statements for p in ps])]
+
+
+@cache
+def _written(sql: str) -> frozenset[str]:
+    return frozenset(_WRITES.findall(sql))
+
+
+@cache
+def _folded_sql(sqls: tuple[str, ...]) -> str:
+    *held, last = sqls
+    parts = ", ".join(f"held_{i} AS ({sql})" for i, sql in enumerate(held))
+    if last.startswith("WITH "):
+        return f"WITH {parts}, {last[len('WITH '):]}"
+    return f"WITH {parts} {last}"
 
 
 def _batches(db) -> bool:
-    """Whether several statements may go in one execute: PostgreSQL binding parameters
-    on the client (psycopg's ClientCursor, Django's default); elsewhere one at a time."""
+    """Whether several statements may go in one execute's text: PostgreSQL binding
+    parameters on the client (psycopg's ClientCursor, Django's default)."""
     return db.vendor == "postgresql" and not db.settings_dict.get("OPTIONS", {}).get(
         "server_side_binding")
 
@@ -268,12 +308,8 @@ def flush() -> None:
     if not statements:
         return
     db = _db()
-    with db.cursor() as cursor:
-        if _batches(db):
-            _execute(db, cursor, statements)
-            return
-        for sql, params in statements:
-            cursor.execute(sql, params)
+    with _cursor(db) as cursor:
+        _execute(db, cursor, statements)
 
 
 def _take_held() -> list[tuple[str, list]]:
@@ -296,7 +332,7 @@ def _write(sql: str, params: list) -> None:
         held.append((sql, params))
         return
     db = _db()
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         _execute(db, cursor, [(sql, params)])
 
 
@@ -381,7 +417,7 @@ def insert(instance) -> None:
     db = _db()
     sql, fields = _insert_sql(type(instance), db.vendor)
     params = [_prep(f, f.pre_save(instance, True), db) for f in fields]
-    with db.cursor() as cursor:
+    with _cursor(db) as cursor:
         _execute(db, cursor, [(sql, params)])
         if db.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
@@ -404,7 +440,7 @@ def insert_and_update(new, instance, attnames) -> None:
     the database allows an INSERT inside WITH (PostgreSQL); two statements elsewhere.
     The UPDATEs one_round_trip holds go out before it, in the same round trip."""
     db = _db()
-    if not _batches(db):
+    if db.vendor != "postgresql":
         insert(new)
         update(instance, attnames)
         return
@@ -416,11 +452,8 @@ def insert_and_update(new, instance, attnames) -> None:
                for a in attnames]
     params.append(instance.pk)
     sql = _insert_and_update_sql(type(new), type(instance), attnames, db.vendor)
-    statements = [*_take_held(), (sql, params)]
-    with db.cursor() as cursor:
-        _execute(db, cursor, statements)
-        for _ in statements[1:]:  # the results of the held UPDATEs come first
-            cursor.nextset()
+    with _cursor(db) as cursor:
+        _execute(db, cursor, [*_take_held(), (sql, params)])
         (pk,) = cursor.fetchone()  # the updated row exists: the caller holds its lock
     new.pk = pk
     new._state.adding = False

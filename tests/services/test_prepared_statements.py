@@ -1,8 +1,8 @@
-"""lib.rows prepares its statements once a PostgreSQL connection, then sends them by name."""
+"""lib.rows binds its parameters on the server and has psycopg prepare each statement once a
+PostgreSQL connection, then run it by name."""
 
 import pytest
 from django.db import DatabaseError, connection, transaction
-from django.test.utils import CaptureQueriesContext
 
 from lib import rows
 
@@ -12,39 +12,44 @@ pytestmark = [
 ]
 
 
-def _sent(sql: str, params: list) -> tuple[list, list[str]]:
-    with CaptureQueriesContext(connection) as captured:
-        found = rows.select(sql, params)
-    return found, [q["sql"] for q in captured.captured_queries]
-
-
-def test_a_statement_is_prepared_on_first_use_then_sent_by_name_with_the_same_rows():
-    sql = "SELECT %s::int + 1, '100%%' AS pct, %s::text"
-    name = rows._prepared_form(sql)[0]
-    first, sent_first = _sent(sql, [41, "a'b"])
-    again, sent_again = _sent(sql, [1, "c"])
-
-    assert first == [(42, "100%", "a'b")] and again == [(2, "100%", "c")]
-    assert len(sent_first) == 1 and sent_first[0].startswith(f"PREPARE {name} AS SELECT $1")
-    assert sent_again == [f"EXECUTE {name}(1, 'c')"]
+def _prepared(fragment: str) -> list[tuple[int, int]]:
+    """(generic plans, custom plans) of each statement prepared over the protocol on this
+    connection whose text holds the fragment."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name = %s", [name])
-        assert cursor.fetchone()[0] == 1
+        cursor.execute("SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                       " WHERE NOT from_sql AND strpos(statement, %s) > 0", [fragment])
+        return cursor.fetchall()
 
 
-def test_with_prepared_statements_off_the_text_is_sent(settings):
+def _runs(fragment: str) -> int:
+    return sum(generic + custom for generic, custom in _prepared(fragment))
+
+
+def test_a_statement_is_prepared_on_first_use_then_run_by_name_with_the_same_rows():
+    sql = "SELECT %s::int + 1, '100%%' AS pct, %s::text"
+    assert rows.select(sql, [41, "a'b"]) == [(42, "100%", "a'b")]
+    assert len(_prepared("$1::int + 1, '100%' AS pct, $2::text")) == 1
+
+    assert rows.select(sql, [1, "c"]) == [(2, "100%", "c")]
+    assert len(_prepared("$1::int + 1")) == 1 and _runs("$1::int + 1") == 2
+
+
+def test_with_prepared_statements_off_nothing_is_prepared(settings):
     settings.DB_PREPARED_STATEMENTS = False
-    found, sent = _sent("SELECT %s::int * 2", [21])
-    assert found == [(42,)] and sent == ["SELECT 21::int * 2"]
+    assert rows.select("SELECT %s::int * 2", [21]) == [(42,)]
+    assert rows.select("SELECT %s::int * 2", [4]) == [(8,)]
+    assert _prepared("$1::int * 2") == []
 
 
-def test_a_statement_whose_first_use_failed_is_sent_as_text_from_then_on():
+def test_a_statement_whose_first_use_failed_runs_and_is_prepared_on_the_next():
     sql = "SELECT 10 / %s::int"
     with pytest.raises(DatabaseError), transaction.atomic():
-        rows.select(sql, [0])  # its PREPARE may or may not have run before the error
+        rows.select(sql, [0])
 
-    found, sent = _sent(sql, [5])
-    assert found == [(2,)] and sent == ["SELECT 10 / 5::int"]
+    assert rows.select(sql, [5]) == [(2,)]
+    assert rows.select(sql, [2]) == [(5,)]
+    # (the server may keep the first one, parsed before it failed, unused)
+    assert max(g + c for g, c in _prepared("10 / $1::int")) == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -65,17 +70,25 @@ def test_after_the_server_ends_a_connection_the_statement_is_prepared_on_the_nex
     connection.close()  # as the end of a request does with a broken connection
 
     assert rows.select(sql, [4]) == [(12,)]
+    assert len(_prepared("$1::int * 3")) == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_statements_the_server_dropped_are_prepared_again_after_one_failure():
     sql = "SELECT %s::int - 1"
     assert rows.select(sql, [2]) == [(1,)]
-    with connection.cursor() as cursor:
-        cursor.execute("DEALLOCATE ALL")  # as a pooler resetting the session would
+    # as a pooler resetting the session would: behind psycopg's back, on the wire
+    connection.connection.pgconn.exec_(b"DEALLOCATE ALL")
     with pytest.raises(DatabaseError):
         rows.select(sql, [3])
 
-    found, sent = _sent(sql, [5])
-    assert found == [(4,)] and sent[0].startswith("DEALLOCATE ALL; PREPARE")
-    assert _sent(sql, [6]) == ([(5,)], [f"EXECUTE {rows._prepared_form(sql)[0]}(6)"])
+    assert rows.select(sql, [5]) == [(4,)]
+    assert rows.select(sql, [6]) == [(5,)]
+    assert len(_prepared("$1::int - 1")) == 1 and _runs("$1::int - 1") == 2
+
+
+def test_a_statement_runs_as_text_where_django_would_set_another_time_zone_on_the_cursor(
+        monkeypatch):
+    monkeypatch.setattr(rows, "_loader_timezone", lambda raw: "elsewhere")
+    assert rows.select("SELECT %s::int + 7", [1]) == [(8,)]
+    assert _prepared("$1::int + 7") == []

@@ -177,3 +177,22 @@ def test_a_plain_json_column_is_decoded_by_orjson():
     col, convs = rows._field_converters(Game, "time_control", "postgresql")
     assert Game._meta.get_field("time_control").from_db_value not in convs
     assert convs[-1]('{"n": 1}', col, None) == {"n": 1}
+
+
+def test_held_writes_to_the_table_the_move_writes_go_one_by_one_and_each_takes_effect(
+        django_assert_num_queries):
+    from django.db import connection
+
+    game = started_game(_players(), LIVE)
+    game.private = not game.private
+    game.seq += 1
+    move = Move(game=game, seq=game.seq - 1, seat=0, payload={"move": "done", "seat": 0})
+    # one statement's parts share a snapshot: two writes to the games table in one would
+    # keep only one of them
+    with django_assert_num_queries(2 if connection.vendor == "postgresql" else 3), \
+            rows.one_round_trip():
+        rows.update(game, ["private"])
+        rows.insert_and_update(move, game, ["seq"])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.private, stored.seq) == (game.private, game.seq)
+    assert Move.objects.filter(pk=move.pk).exists()
