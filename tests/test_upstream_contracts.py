@@ -133,6 +133,28 @@ def test_the_orm_pieces_the_hand_written_sql_uses_are_there():
     assert callable(Move.from_db)
 
 
+@pytest.mark.django_db
+def test_the_cursor_pieces_the_server_bound_statements_use_are_there():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("lib/rows binds on the server on PostgreSQL only")
+    import psycopg
+
+    from lib import rows
+
+    # lib/rows.py wraps psycopg's Cursor as Django's BaseDatabaseWrapper._cursor does
+    for name in ("close_if_health_check_failed", "ensure_connection",
+                 "validate_thread_sharing", "make_cursor", "make_debug_cursor"):
+        assert callable(getattr(connection, name)), name
+    assert isinstance(connection.queries_logged, bool)
+    with rows._cursor(connection) as cursor:
+        assert type(cursor.cursor) is psycopg.Cursor  # Django's wrapper keeps it there
+    # the time zone Django's create_cursor compares, where lib/rows reads it
+    assert rows._loader_timezone(connection.connection) == connection.timezone
+    assert connection.connection.prepare_threshold in (0, None)
+
+
 def test_ready_views_and_client_frames_skip_channels_clean_up_others_keep_it(monkeypatch):
     import asyncio
 
