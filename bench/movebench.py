@@ -5,9 +5,10 @@ the service, the broadcast to the channel layer), one move after another.
     python -m bench.movebench --moves 2000 [--behind 1] [--profile 30] [--games-ahead N]
 
 Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
-machine barely moves it), queries a move, and with --profile the functions taking the
-most CPU. Uses the database, cache and channel layer of the environment (DATABASE_URL,
-REDIS_URL...).
+machine barely moves it), queries a move, on a PostgreSQL server of this machine the CPU
+its backends serving this process spent a move and its GET, and with --profile the
+functions taking the most CPU. Uses the database, cache and channel layer of the
+environment (DATABASE_URL, REDIS_URL...).
 """
 
 import argparse
@@ -21,9 +22,14 @@ import time
 
 def _setup():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blaze_site.settings")
+    # libpq names this process's connections: their backends can be told apart
+    os.environ["PGAPPNAME"] = APP_NAME
     import django
 
     django.setup()
+
+
+APP_NAME = f"blaze-movebench-{os.getpid()}"
 
 
 def _players(count: int):
@@ -88,6 +94,7 @@ def main(argv=None) -> int:
         return ahead.pop(0)
 
     game_id, moves, queries, cpu, get_cpu = next_game(), 0, 0, 0.0, 0.0
+    backends_before = _backends_cpu()
     view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
     # CPU, not wall time: waiting on PostgreSQL or Redis costs the process nothing
     profiler = cProfile.Profile(time.process_time) if args.profile else None
@@ -123,9 +130,34 @@ def main(argv=None) -> int:
     print(f"{moves} moves: {cpu / moves * 1000:.2f} ms CPU a move, "
           f"{queries / moves:.1f} queries a move; reading a game's view (GET): "
           f"{get_cpu / moves * 1000:.2f} ms CPU")
+    backends_after = _backends_cpu()
+    if backends_after is not None and backends_before is not None:
+        spent = sum(backends_after.values()) - sum(backends_before.get(pid, 0.0)
+                                                   for pid in backends_after)
+        print(f"PostgreSQL: its backends spent {spent / moves * 1000:.2f} ms CPU a move and "
+              f"its GET ({len(backends_after)} connections of this process)")
     if profiler:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
     return 0
+
+
+def _backends_cpu() -> dict[int, float] | None:
+    """CPU seconds so far of each PostgreSQL backend serving this process's database
+    connections (the pool's), where the server runs on this machine; else None."""
+    from django.db import connection
+
+    from bench.procs import cpu_seconds
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s",
+                       [APP_NAME])
+        pids = [pid for (pid,) in cursor.fetchall()]
+    try:
+        return {pid: cpu_seconds(pid) for pid in pids}
+    except OSError:  # not on this machine
+        return None
 
 
 def _hold_only(game_id: int, seq: int) -> None:
