@@ -29,6 +29,7 @@ import orjson
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import JSONField
 
 # UPDATEs held back to travel with the next statement (one_round_trip): [(sql, params)]
@@ -189,7 +190,17 @@ def _cursor(db):
         return db.cursor()
     db.validate_thread_sharing()
     cursor = psycopg.Cursor(raw)
-    return db.make_debug_cursor(cursor) if db.queries_logged else db.make_cursor(cursor)
+    return _LoggedCursor(cursor, db) if db.queries_logged else db.make_cursor(cursor)
+
+
+class _LoggedCursor(CursorDebugWrapper):
+    """Django's debug cursor (DEBUG, tests counting queries), logging each statement as
+    text with its values, as Django does for a server-bound cursor: psycopg keeps no text
+    of a prepared statement's run, where Django's debug cursor would read it."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(self.db.ops.compose_sql(sql, params or ())):
+            return CursorWrapper.execute(self, sql, params)
 
 
 def _loader_timezone(raw):

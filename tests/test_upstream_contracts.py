@@ -145,9 +145,12 @@ def test_the_cursor_pieces_the_server_bound_statements_use_are_there():
 
     # lib/rows.py wraps psycopg's Cursor as Django's BaseDatabaseWrapper._cursor does
     for name in ("close_if_health_check_failed", "ensure_connection",
-                 "validate_thread_sharing", "make_cursor", "make_debug_cursor"):
+                 "validate_thread_sharing", "make_cursor"):
         assert callable(getattr(connection, name)), name
     assert isinstance(connection.queries_logged, bool)
+    # its debug cursor logs the text as Django's own does for a server-bound cursor
+    from django.db.backends.utils import CursorDebugWrapper
+    assert callable(CursorDebugWrapper.debug_sql) and callable(connection.ops.compose_sql)
     with rows._cursor(connection) as cursor:
         assert type(cursor.cursor) is psycopg.Cursor  # Django's wrapper keeps it there
     # the time zone Django's create_cursor compares, where lib/rows reads it

@@ -92,3 +92,14 @@ def test_a_statement_runs_as_text_where_django_would_set_another_time_zone_on_th
     monkeypatch.setattr(rows, "_loader_timezone", lambda raw: "elsewhere")
     assert rows.select("SELECT %s::int + 7", [1]) == [(8,)]
     assert _prepared("$1::int + 7") == []
+
+
+def test_the_query_log_shows_each_statement_as_text_with_its_values():
+    from django.test.utils import CaptureQueriesContext
+
+    sql = "SELECT %s::int + 11, %s::text"
+    with CaptureQueriesContext(connection) as captured:
+        rows.select(sql, [1, "it's"])
+        rows.select(sql, [2, "b"])  # run by name: psycopg keeps no text of it
+    assert [q["sql"] for q in captured.captured_queries] == [
+        "SELECT 1::int + 11, 'it''s'::text", "SELECT 2::int + 11, 'b'::text"]
