@@ -94,7 +94,12 @@ def main(argv=None) -> int:
 
     game_id, moves, queries, cpu, get_cpu = next_game(), 0, 0, 0.0, 0.0
     backends_before = _backends_cpu()
-    view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
+    first = client.get(f"/api/v1/games/{game_id}", **auth[0])
+    if first.status_code != 200:
+        # e.g. ALLOWED_HOSTS without "testserver", the host Django's test client names
+        raise SystemExit(f"reading a game's view answered {first.status_code}: "
+                         f"{first.content[:200].decode(errors='replace')}")
+    view = first.json()
     # CPU, not wall time: waiting on PostgreSQL or Redis costs the process nothing
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     while moves < args.moves:
