@@ -44,6 +44,8 @@ def main() -> None:
     parser.add_argument("--in-flight", type=int, default=4)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    if args.calls < args.in_flight or args.in_flight < 1 or args.runs < 1:
+        parser.error("--in-flight and --runs must be 1 or more, and --calls at least --in-flight")
     pool, threads = ThreadPoolExecutor(2), Threads(2, "bench")
     ways = {"run_in_executor + ThreadPoolExecutor": _executor_call(pool),
             "http_threads.Threads": threads.run}

@@ -253,3 +253,19 @@ def test_the_watch_asks_a_socket_left_behind_for_its_view_and_calls_a_silent_tab
         run.http.close()
 
     asyncio.run(scenario())
+
+
+def test_the_handoff_benchmark_prices_both_ways_to_a_request_thread():
+    out = subprocess.run([sys.executable, "-m", "bench.handoff", "--calls", "200", "--runs", "1"],
+                         capture_output=True, text=True, check=True, timeout=300,
+                         cwd=Path(__file__).resolve().parents[1]).stdout.splitlines()
+    assert [line.split("  ")[0] for line in out] == [
+        "run_in_executor + ThreadPoolExecutor", "http_threads.Threads"]
+    assert all("µs of CPU a call (best of 1)" in line for line in out)
+
+
+def test_the_handoff_benchmark_refuses_a_bad_count_before_it_runs():
+    done = subprocess.run([sys.executable, "-m", "bench.handoff", "--calls", "0"],
+                          capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2 and "--calls" in done.stderr
