@@ -27,14 +27,15 @@ async def _drive(call, calls: int, in_flight: int) -> float:
         for i in range(n):
             await call(_noop, i)
 
+    each = calls // in_flight
     started = time.process_time()
-    await asyncio.gather(*(one_stream(calls // in_flight) for _ in range(in_flight)))
-    return (time.process_time() - started) / calls * 1e6
+    await asyncio.gather(*(one_stream(each) for _ in range(in_flight)))
+    return (time.process_time() - started) / (each * in_flight) * 1e6
 
 
 def _executor_call(pool):
-    async def call(fn, arg):
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, arg)
+    def call(fn, arg):  # a plain function returning the awaitable, as Threads.run is
+        return asyncio.get_running_loop().run_in_executor(pool, fn, arg)
     return call
 
 

@@ -96,7 +96,7 @@ class Threads:
     """A few long-lived threads that run calls for event loops: a job goes in on one queue
     and its result comes back by the loop's own wake-up. run_in_executor with a
     ThreadPoolExecutor did the same through a concurrent Future chained to an asyncio one,
-    with a lock and a condition each way: 36 against 14.6 µs of CPU a trip (bench.handoff);
+    with a lock and a condition each way: 16.6 against 6.4 µs of CPU a trip (bench.handoff);
     under load the trip fell from about 5% of a web process's samples to 1.2% (py-spy)."""
 
     def __init__(self, count: int, name: str):
