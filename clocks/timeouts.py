@@ -14,7 +14,7 @@ from games.bot_moves import bot_choose_move
 from games.engine import view
 from games.models import Game, Seat
 from games.selectors import game_state
-from games.services import bot_turn_queue, move_play, seat_abandon
+from games.services import move_play, seat_abandon
 from lib import chance
 
 from . import clock as C
@@ -98,11 +98,10 @@ def _timeout_move(game, row: SeatClock, seat, now: datetime, streaks: dict) -> N
     streak = streaks.setdefault(row.seat, {"user": seat.user, "first_in_row": in_row,
                                            "seq": answered, "abandoned": False})
     if in_row >= TIMEOUTS_BEFORE_BOT:
+        # after commit it tells the sockets and wakes the bot (the timeout move was made
+        # while the seat was still the player's)
         seat_abandon(game=game, seat=seat, reason=Seat.TIMEOUTS, now=now)
         streak["abandoned"] = True
-        # The timeout move was made while the seat was still the player's: wake the bot.
-        game_id, seq = game.pk, answered + 1
-        transaction.on_commit(lambda: bot_turn_queue(game_id=game_id, seq=seq))
 
 
 def _tell_timeouts(game, streaks: dict) -> None:

@@ -535,20 +535,25 @@ def _after_move(game: Game, views, bot_seats: set[int]) -> None:
 def seat_abandon(*, game: Game, seat: Seat, reason: str, now=None) -> None:
     """Record that the seat's player left the game: the built-in bot plays the seat from
     now on and the player ranks last, whatever the bot scores (games.standing). Call
-    holding the game row lock; the caller wakes the bot after commit."""
+    holding the game row lock. After commit the change reaches the game's sockets (at the
+    game's `seq`: API.md pushes a change without a move at the same `seq`) and the bot is
+    woken if the game waits on it."""
     seat.abandoned = True
     seat.abandoned_reason = reason
     seat.abandoned_at = now or timezone.now()
     seat.bot_level = Seat.TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["abandoned", "abandoned_reason", "abandoned_at", "bot_level"])
-    left = Game.objects.filter(pk=game.pk).values_list("left_seats", flat=True).first() or []
+    # the row, not the caller's instance, which may be a move behind (the caller holds its lock)
+    left, seq = Game.objects.filter(pk=game.pk).values_list("left_seats", "seq").get()
+    left = left or []
     if seat.index not in left:
         Game.objects.filter(pk=game.pk).update(left_seats=sorted([*left, seat.index]))
-    # The game may wait on this seat: from now on it waits on a bot (the row, not the
-    # caller's instance, which may be a move behind; the caller holds its lock).
+    # The game may wait on this seat: from now on it waits on a bot.
     playing = Game.objects.filter(pk=game.pk, status=Game.PLAYING, bot_turn_since__isnull=True)
     if seat.index in (playing.values_list("waiting_on", flat=True).first() or []):
         playing.update(bot_turn_since=seat.abandoned_at)
+    game_id = game.pk
+    transaction.on_commit(lambda: _after_change(game_id, seq))
 
 
 def game_resign(*, game_id: int, user) -> Game:
@@ -567,8 +572,6 @@ def game_resign(*, game_id: int, user) -> Game:
         if seat.abandoned:
             raise Forbidden(_("you have already left this game"))
         seat_abandon(game=game, seat=seat, reason=Seat.RESIGNED)
-        seq = game.seq
-        transaction.on_commit(lambda: _after_change(game_id, seq))
     return game
 
 

@@ -9,6 +9,7 @@ from clocks import clocks as clock_rows
 from clocks import vacations
 from clocks.models import SeatClock, Vacation
 from clocks.tasks import clocks_sweep
+from games.live import broadcast
 from games.models import Game, Move, Seat
 from games.services import BadRequest, game_create
 from notifications.models import Notification
@@ -191,6 +192,31 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_the_bot(clock, ann, bob, cat):
     game = _play_until_seat_waited(game, seat, rng)
     game.refresh_from_db()
     assert game.status == Game.FINISHED or seat not in game.waiting_on
+
+
+def test_the_seat_handed_to_the_bot_reaches_the_tables_sockets_at_the_same_seq(
+        clock, ann, bob, cat, monkeypatch):
+    # API.md: after every change each socket gets its view; a change without a move is
+    # pushed with the same seq. The third timeout's move is sent before the seat changes.
+    import random
+
+    sent = []
+    real = broadcast.views_send
+    monkeypatch.setattr(broadcast, "views_send", lambda v: (sent.append(v), real(v)))
+    rng = random.Random(7)
+    game = started_game([ann, bob, cat])
+    seat = game.waiting_on[0]
+    for _ in range(3):
+        game = _play_until_seat_waited(game, seat, rng)
+        clock.shift(3 * DAY)
+        del sent[:]
+        assert sweep() == 1
+    game.refresh_from_db()
+    seq = Move.objects.filter(game=game, seat=seat).order_by("-seq").first().seq + 1
+    other = next(u for u in (ann, bob, cat) if u.pk != Seat.objects.get(
+        game=game, index=seat).user_id)
+    at_seq = [v.for_user(other)["players"][seat]["abandoned"] for v in sent if v.seq == seq]
+    assert at_seq == [False, True]  # the move, then the seat handed over
 
 
 def test_a_players_own_move_resets_the_timeouts_in_a_row(clock, ann, bob, cat):
