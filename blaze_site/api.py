@@ -8,11 +8,13 @@ from functools import partial
 from django.utils.translation import gettext as _
 from ninja import Field, Schema, Swagger
 from ninja.errors import HttpError, ValidationError
+from ninja.parser import Parser
 
 from accounts.api_auth import api_auth
 from clocks.calendar import calendar_url
 from games.api import game_error_response
 from games.api import router as games_router
+from games.engine import loads_json
 from games.errors import Refused
 from lib.ratelimits import RateLimited
 from notifications.api import notices_router
@@ -21,6 +23,14 @@ from social.api import router as social_router
 
 from .errors import too_many_json
 from .openapi import TruthfulNinjaAPI
+
+
+class JSONParser(Parser):
+    """Request bodies read as JSON alone (NaN and Infinity refused, as every other door)."""
+
+    def parse_body(self, request):
+        return loads_json(request.body)
+
 
 api = TruthfulNinjaAPI(
     title="Blaze API",
@@ -38,6 +48,7 @@ api = TruthfulNinjaAPI(
     ),
     urls_namespace="api-1.0.0",
     auth=api_auth,
+    parser=JSONParser(),
     # Deep links put a link inside each operation's button (axe: nested-interactive).
     docs=Swagger(settings={"deepLinking": False}),
 )

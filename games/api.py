@@ -1,6 +1,5 @@
 """The games part of the JSON API (spec/API.md): parse, call a service or selector, reply."""
 
-import json
 from typing import Annotated, Any, Literal
 
 from django.conf import settings
@@ -10,6 +9,7 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
 from . import services
+from .engine import loads_json
 from .errors import Refused
 from .models import Game
 from .reviews import review_payload
@@ -271,7 +271,7 @@ def game_import(request: HttpRequest):
     if _content_length(request) > cap or len(request.body) > cap:  # the header first
         return Status(413, {"error": _too_big_sentence()})
     try:
-        record = json.loads(request.body)
+        record = loads_json(request.body)
     except (ValueError, RecursionError):
         raise services.BadRequest(_("the body is not a JSON record")) from None
     game = services.record_import(user=request.auth, record=record)
@@ -360,7 +360,7 @@ def _no_fields(request: HttpRequest) -> None:
     if not request.body.strip():
         return
     try:
-        body = json.loads(request.body)
+        body = loads_json(request.body)
     except (ValueError, RecursionError):
         raise services.BadRequest(_("the body is not JSON: send {} or nothing")) from None
     if body != {}:

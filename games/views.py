@@ -1,7 +1,6 @@
 """HTML pages: lobby, my games, the table, replays and record import. Thin: parse, call a
 service or selector, render. The table page renders from the same view the API sends."""
 
-import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -19,6 +18,7 @@ from accounts.services import GuestLimit, guest_create
 from lib.ratelimits import client_ip, too_many_page
 
 from . import events, services
+from .engine import loads_json
 from .models import Game, Seat
 from .reviews import review_for
 from .selectors import (
@@ -335,7 +335,7 @@ def record_import(request):
                        % {"cap": number_format(cap, force_grouping=True)})
         return redirect("play")
     try:
-        record = json.loads(text)
+        record = loads_json(text)
         game = services.record_import(user=request.user, record=record)
     except RecursionError:
         messages.error(request, _("That is not a record: its JSON is nested too deeply."))

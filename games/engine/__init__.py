@@ -10,13 +10,21 @@ from .cards import CARDS, can_reject, full_deck
 from .deal import deal_game, new_game, state_from_deal
 from .legal import legal_moves, legal_moves_of_view, options, random_move
 from .position import state_from_view
-from .record import FORMAT, RecordError, export_record, import_record, replay_line, summary
+from .record import (
+    FORMAT,
+    RecordError,
+    export_record,
+    import_record,
+    loads_json,
+    replay_line,
+    summary,
+)
 from .state import IllegalMove, State
 from .view import public_view, view
 
 __all__ = [
     "CARDS", "FORMAT", "IllegalMove", "RecordError", "State", "can_reject", "deal_game",
     "export_record", "full_deck", "import_record", "legal_moves", "legal_moves_of_view",
-    "new_game", "options", "public_view", "random_move", "replay_line", "state_from_deal",
-    "state_from_view", "summary", "view",
+    "loads_json", "new_game", "options", "public_view", "random_move", "replay_line",
+    "state_from_deal", "state_from_view", "summary", "view",
 ]

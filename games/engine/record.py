@@ -173,10 +173,20 @@ def summary(state: State) -> dict:
     }
 
 
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a JSON number")
+
+
+def loads_json(text: str | bytes):
+    """json.loads of JSON alone: Python's NaN, Infinity and -Infinity are not JSON (RFC
+    8259), so they raise ValueError as any other text that is not JSON."""
+    return json.loads(text, parse_constant=_not_json)
+
+
 def replay_line(line: str) -> dict:
     """One line of `blaze_replay` output for one line of input; never raises for bad input."""
     try:
-        record = json.loads(line)
+        record = loads_json(line)
     except (ValueError, RecursionError) as e:
         return {"ok": False, "round": None, "ply": None, "error": f"not valid JSON: {e}"}
     try:
