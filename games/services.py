@@ -445,10 +445,6 @@ def move_play_view_json(*, game_id: int, user, seq, move) -> str:
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=False):
     if limited and user is not None and user.is_authenticated:
         rate_limit_user(user, "move")
-    if not isinstance(move, dict):
-        raise IllegalMove(_("a move must be a JSON object"))
-    if "seat" in move:
-        raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
     with transaction.atomic(), events.write_scope():
         found = _locked_game_and_seats(game_id)
         game, seats = found
@@ -469,6 +465,12 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
         if game.status != Game.PLAYING:
             raise IllegalMove(_("the game is %(status)s, not being played")
                               % {"status": status_word(game.status)})
+        # what the move says counts once who sends it and when are right (API.md: a
+        # non-player is 403, a stale seq 409, whatever the move)
+        if not isinstance(move, dict):
+            raise IllegalMove(_("a move must be a JSON object"))
+        if "seat" in move:
+            raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
         state = game_state(game, found.log_tail).clone()  # the cached state is shared
         full = {**move, "seat": seat.index}
         try:

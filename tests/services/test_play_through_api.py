@@ -102,6 +102,21 @@ def test_a_move_naming_its_seat_is_malformed(client, table):
     assert response.status_code == 400 and "seat" in response.json()["error"]
 
 
+def test_a_move_naming_its_seat_from_a_stranger_or_at_a_stale_seq_answers_403_or_409(
+        client, table, eve):
+    # API.md's 403 (not a player) and 409 (not the current seq) hold whatever the move says
+    game_id, auth, by_seat = table
+    seat = Game.objects.get(pk=game_id).waiting_on[0]
+    named = {"move": "pass", "seat": seat}
+    stranger = api_post(client, f"/api/v1/games/{game_id}/moves",
+                        {"seq": 0, "move": named}, bearer(eve))
+    assert stranger.status_code == 403
+    stale = api_post(client, f"/api/v1/games/{game_id}/moves",
+                     {"seq": 99, "move": named}, auth[by_seat[seat]])
+    assert stale.status_code == 409 and stale.json()["seq"] == 0
+    assert Game.objects.get(pk=game_id).seq == 0
+
+
 def test_a_stale_seq_answers_409_with_the_current_seq(client, table):
     game_id, auth, by_seat = table
     _play_one(client, game_id, auth, by_seat, random.Random(1))
