@@ -5,6 +5,8 @@ import sys
 
 from .record import replay_line
 
+JSON_WHITESPACE = " \t\r\n"  # RFC 8259's; a blank line holds only these
+
 
 def replay_stream(lines, out) -> int:
     """Write one result per non-blank line of `lines` (bytes or str); return the count."""
@@ -23,7 +25,7 @@ def replay_stream(lines, out) -> int:
             line = raw
         if count == 0:
             line = line.lstrip("\ufeff")  # a byte-order mark some editors put first
-        if not line.strip():
+        if not line.strip(JSON_WHITESPACE):  # a line of other white space is not JSON
             continue
         try:
             result = replay_line(line)

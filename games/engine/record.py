@@ -177,10 +177,32 @@ def _not_json(constant: str):
     raise ValueError(f"{constant} is not a JSON number")
 
 
+class LongInt:
+    """A JSON integer with more digits than Python converts (sys.get_int_max_str_digits,
+    4,300 by default): valid JSON, yet never a seat, index or value (not an int), and
+    harmless where it is ignored (meta)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: str):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<an integer of {len(self.digits)} characters>"
+
+
+def _int(digits: str):
+    try:
+        return int(digits)
+    except ValueError:
+        return LongInt(digits)
+
+
 def loads_json(text: str | bytes):
     """json.loads of JSON alone: Python's NaN, Infinity and -Infinity are not JSON (RFC
-    8259), so they raise ValueError as any other text that is not JSON."""
-    return json.loads(text, parse_constant=_not_json)
+    8259), so they raise ValueError as any other text that is not JSON; an integer too
+    long for Python to convert is read as a LongInt instead of failing the text."""
+    return json.loads(text, parse_constant=_not_json, parse_int=_int)
 
 
 def replay_line(line: str) -> dict:

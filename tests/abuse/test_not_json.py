@@ -48,3 +48,10 @@ def test_a_request_body_holding_a_non_json_number_is_refused_with_a_sentence(cli
     assert response.status_code == 400
     assert response.json()["error"]
     assert not Game.objects.exists()
+
+
+def test_an_integer_too_long_for_python_is_refused_with_a_sentence(client, ann):
+    body = '{"players": ' + "3" * 5001 + "}"
+    response = api_post(client, "/api/v1/games", body, bearer(ann))
+    assert response.status_code == 400 and response.json()["error"]
+    assert not Game.objects.exists()
