@@ -1,7 +1,6 @@
 """HTML pages: lobby, my games, the table, replays and record import. Thin: parse, call a
 service or selector, render. The table page renders from the same view the API sends."""
 
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login

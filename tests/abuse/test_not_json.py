@@ -47,6 +47,7 @@ def test_a_request_body_holding_a_non_json_number_is_refused_with_a_sentence(cli
     response = api_post(client, "/api/v1/games", '{"players": 3, "rated": NaN}', bearer(ann))
     assert response.status_code == 400
     assert response.json()["error"]
+    assert "parse" in response.json()["error"]  # refused as a body, not as a field's value
     assert not Game.objects.exists()
 
 
