@@ -10,11 +10,10 @@ from ninja import Field, Schema, Swagger
 from ninja.errors import HttpError, ValidationError
 from ninja.parser import Parser
 
-from accounts.api_auth import api_auth
 from clocks.calendar import calendar_url
 from games.api import game_error_response
 from games.api import router as games_router
-from games.engine import loads_json
+from games.api_body import AuthThenBody, read_body
 from games.errors import Refused
 from lib.ratelimits import RateLimited
 from notifications.api import notices_router
@@ -26,10 +25,10 @@ from .openapi import TruthfulNinjaAPI
 
 
 class JSONParser(Parser):
-    """Request bodies read as JSON alone (NaN and Infinity refused, as every other door)."""
+    """Request bodies as the authentication read them (games.api_body)."""
 
     def parse_body(self, request):
-        return loads_json(request.body)
+        return read_body(request)
 
 
 api = TruthfulNinjaAPI(
@@ -47,7 +46,7 @@ api = TruthfulNinjaAPI(
         "afterwards answers 400. Imported records are held to the same cap (docs/move-cap.md)."
     ),
     urls_namespace="api-1.0.0",
-    auth=api_auth,
+    auth=AuthThenBody(),
     parser=JSONParser(),
     # Deep links put a link inside each operation's button (axe: nested-interactive).
     docs=Swagger(settings={"deepLinking": False}),

@@ -9,7 +9,7 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
 from . import services
-from .engine import loads_json
+from .api_body import read_body, sends_json
 from .errors import Refused
 from .models import Game
 from .reviews import review_payload
@@ -270,10 +270,9 @@ def game_import(request: HttpRequest):
     cap = settings.BLAZE_MAX_RECORD_BYTES
     if _content_length(request) > cap or len(request.body) > cap:  # the header first
         return Status(413, {"error": _too_big_sentence()})
-    try:
-        record = loads_json(request.body)
-    except (ValueError, RecursionError):
-        raise services.BadRequest(_("the body is not a JSON record")) from None
+    record = read_body(request) if request.body.strip() else None
+    if record is None:  # nothing, or null
+        raise services.BadRequest(_("the body is not a JSON record"))
     game = services.record_import(user=request.auth, record=record)
     return Status(201, game_view_for(game, request.auth))
 
@@ -293,6 +292,7 @@ def game_detail(request: HttpRequest, game_id: int,
 def game_join(request: HttpRequest, game_id: int,
               invite: str = Query("", description=INVITE_QUERY),
               blaze_invite: str = invite_header()):
+    no_fields(request)
     game = services.game_join(game_id=game_id, user=request.auth,
                               invite_code=invite_of(blaze_invite, invite))
     return game_view_for(game, request.auth)
@@ -302,6 +302,7 @@ def game_join(request: HttpRequest, game_id: int,
              exclude_unset=True,
              summary="Leave a table before it starts")
 def game_leave(request: HttpRequest, game_id: int):
+    no_fields(request)
     game = services.game_leave(game_id=game_id, user=request.auth)
     return game_view_for(game, request.auth)
 
@@ -350,20 +351,15 @@ def game_log_get(request: HttpRequest, game_id: int,
                    "description": "nothing, or {}"}}}}},
 )
 def game_resign(request: HttpRequest, game_id: int):
-    _no_fields(request)
+    no_fields(request)
     game = services.game_resign(game_id=game_id, user=request.auth)
     return game_view_for(game, request.auth)
 
 
-def _no_fields(request: HttpRequest) -> None:
-    """An action that takes no input accepts an empty body or {}, and nothing else."""
-    if not request.body.strip():
-        return
-    try:
-        body = loads_json(request.body)
-    except (ValueError, RecursionError):
-        raise services.BadRequest(_("the body is not JSON: send {} or nothing")) from None
-    if body != {}:
+def no_fields(request: HttpRequest) -> None:
+    """An action that takes no input accepts no body, {} or null, and nothing else (a
+    body sent is JSON already: games.api_body)."""
+    if sends_json(request) and read_body(request) not in ({}, None):
         raise services.BadRequest(_("this action takes no fields: send {} or nothing"))
 
 

@@ -80,7 +80,9 @@ def _outsider_safe(game: Game, user, refusal: GameError, invite: str = "") -> Ga
     return refusal
 
 
-def _clean_time_control(time_control) -> dict:
+def time_control_cleaned(time_control) -> dict:
+    """A table's time control as every door takes it (a new game, a challenge), or
+    BadRequest saying what is wrong with it."""
     if time_control is not None and (not isinstance(time_control, dict)
                                      or time_control.get("kind") not in tcs.KINDS):
         raise BadRequest(
@@ -205,7 +207,7 @@ def game_create(
     False. Raises RateLimited or QuotaExceeded past them."""
     if type(players) is not int or not 3 <= players <= 5:
         raise BadRequest(_("players must be 3, 4 or 5"))
-    time_control = _clean_time_control(time_control)
+    time_control = time_control_cleaned(time_control)
     # Bots may sit at rated tables: they have ratings too (ratings/), so people can
     # measure themselves against them.
     bots = _clean_bots(bots, players)

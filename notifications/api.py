@@ -5,8 +5,12 @@ key it subscribes with; the unread count, mark read; what the player chose about
 from typing import Annotated, Literal
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
-from pydantic import ConfigDict, StrictInt
+from pydantic import BeforeValidator, ConfigDict, StrictInt
+
+from games.api import no_fields
+from games.engine import LongInt
 
 from . import notifications, preferences, push
 
@@ -20,6 +24,18 @@ class ErrorOut(Schema):
 class KeyOut(Schema):
     public_key: str = Field(..., description="the VAPID public key (uncompressed P-256 "
                             "point, base64url): the browser's applicationServerKey")
+
+
+def _an_object(value):
+    """A part of the body that is an object must be one: ninja reads a schema from any
+    value with attributes, and a number too long for Python is kept as such a value."""
+    if isinstance(value, LongInt):
+        raise ValueError("Input should be an object")
+    return value
+
+
+def _part(schema):
+    return Annotated[schema, BeforeValidator(_an_object)]
 
 
 class KeysIn(Schema):
@@ -37,7 +53,7 @@ class SubscriptionIn(Schema):
     endpoint: str = Field(..., max_length=1000, description="the push service URL; only "
                           "the browsers' push services are accepted (https)")
     expirationTime: int | None = Field(None, description="as the browser gives it; unused")  # noqa: N815
-    keys: KeysIn
+    keys: _part(KeysIn)
 
 
 class SubscriptionOut(Schema):
@@ -129,8 +145,8 @@ class NoticeSettingsIn(Schema):
 
     model_config = ConfigDict(extra="forbid")
 
-    channels: ChannelsIn = Field(None, description="per kind: push, email, both or none")
-    quiet_hours: QuietHoursIn | None = Field(None, description="null: no quiet hours")
+    channels: _part(ChannelsIn) = Field(None, description="per kind: push, email, both or none")
+    quiet_hours: _part(QuietHoursIn) | None = Field(None, description="null: no quiet hours")
     reminder_hours: list[Annotated[StrictInt, Field(ge=1, le=preferences.MAX_REMINDER_HOURS)]] \
         = Field(None, max_length=preferences.MAX_REMINDERS,
                 description="hours before a correspondence deadline, e.g. [24, 2]; [] for "
@@ -176,11 +192,15 @@ def notices_unread(request: HttpRequest):
 
 @notices_router.post("/read", response=MarkedOut, summary="Mark every notice of yours read")
 def notices_mark_read(request: HttpRequest):
+    no_fields(request)
     return {"marked": notifications.notifications_mark_read(user=request.auth)}
 
 
-@notices_router.post("/{notification_id}/read", response={204: None},
+@notices_router.post("/{int:notification_id}/read", response={204: None, 404: ErrorOut},
                      summary="Mark one notice of yours read")
 def notice_mark_read(request: HttpRequest, notification_id: int):
-    notifications.notification_mark_read(user=request.auth, notification_id=notification_id)
+    no_fields(request)
+    if not notifications.notification_mark_read(user=request.auth,
+                                                notification_id=notification_id):
+        return Status(404, {"error": _("no such notice of yours")})
     return Status(204, None)

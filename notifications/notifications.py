@@ -214,13 +214,13 @@ def email_resubscribe(*, user) -> None:
 
 
 def notification_mark_read(*, user, notification_id: int) -> bool:
-    """Mark one of the user's notices read; False if it is not theirs, not there or read
-    already."""
-    marked = bool(Notification.objects.filter(user=user, pk=notification_id, read=False)
-                  .update(read=True))
-    if marked:
+    """Mark one of the user's notices read (read already: nothing to do); False if no
+    such notice is theirs."""
+    mine = Notification.objects.filter(user=user, pk=notification_id)
+    if mine.filter(read=False).update(read=True):
         _unread_changed(user.pk)
-    return marked
+        return True
+    return mine.exists()
 
 
 def notifications_unread(user) -> int:

@@ -20,6 +20,7 @@ from pywebpush import WebPushException, webpush
 
 from games.errors import Refused
 from lib import vapid
+from lib.text import text_unstorable
 
 from .emails import absolute, game_path, subject_of
 from .models import Notification, PushSubscription
@@ -82,6 +83,8 @@ def endpoint_refusal(endpoint) -> str | None:
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000:
         return _("endpoint must be the push service URL the browser gave (at most 1000 "
                  "characters)")
+    if text_unstorable(endpoint):  # a URL never holds them; PostgreSQL could not keep them
+        return _("endpoint is not a URL")
     try:
         url = urlsplit(endpoint)
         host = (url.hostname or "").lower()
@@ -126,6 +129,8 @@ def push_subscribe(*, user, endpoint, p256dh, auth) -> PushSubscription:
 
 def push_unsubscribe(*, user, endpoint) -> bool:
     """Forget one of the user's subscriptions; False if there was none."""
+    if not isinstance(endpoint, str) or text_unstorable(endpoint):
+        return False  # no endpoint kept holds such text
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return bool(deleted)
 

@@ -8,7 +8,7 @@ from ninja import Field, Query, Router, Schema, Status
 from pydantic import StrictBool
 
 from accounts.language import language_of
-from games.api import INVITE_QUERY, ErrorOut, JsonInt, StrictIn, invite_header, invite_of
+from games.api import INVITE_QUERY, ErrorOut, JsonInt, StrictIn, invite_header, invite_of, no_fields
 
 from . import challenges, relations, reports, talk
 from .models import Challenge
@@ -171,6 +171,7 @@ def chat_settings(request: HttpRequest, data: FreeTextIn):
 @router.post("/blocks/{username}", response={204: None, 400: ErrorOut, 404: ErrorOut},
              summary="Block a player")
 def block_add(request: HttpRequest, username: str):
+    no_fields(request)
     relations.block_add(user=request.auth, username=username)
     return Status(204, None)
 
@@ -178,6 +179,7 @@ def block_add(request: HttpRequest, username: str):
 @router.delete("/blocks/{username}", response={204: None, 404: ErrorOut},
                summary="Unblock a player")
 def block_remove(request: HttpRequest, username: str):
+    no_fields(request)
     relations.block_remove(user=request.auth, username=username)
     return Status(204, None)
 
@@ -186,6 +188,7 @@ def block_remove(request: HttpRequest, username: str):
              response={204: None, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
              summary="Follow a player (count them among your friends)")
 def follow_add(request: HttpRequest, username: str):
+    no_fields(request)
     relations.follow_add(user=request.auth, username=username)
     return Status(204, None)
 
@@ -193,6 +196,7 @@ def follow_add(request: HttpRequest, username: str):
 @router.delete("/friends/{username}", response={204: None, 404: ErrorOut},
                summary="Stop following a player")
 def follow_remove(request: HttpRequest, username: str):
+    no_fields(request)
     relations.follow_remove(user=request.auth, username=username)
     return Status(204, None)
 
@@ -238,6 +242,7 @@ def _answer(request, challenge_id: int, accept: bool):
              response={200: ChallengeOut, 403: ErrorOut, 404: ErrorOut}, by_alias=True,
              summary="Accept an invitation (the table starts when everyone has)")
 def challenge_accept(request: HttpRequest, challenge_id: int):
+    no_fields(request)
     return _answer(request, challenge_id, True)
 
 
@@ -245,6 +250,7 @@ def challenge_accept(request: HttpRequest, challenge_id: int):
              response={200: ChallengeOut, 403: ErrorOut, 404: ErrorOut}, by_alias=True,
              summary="Decline an invitation")
 def challenge_decline(request: HttpRequest, challenge_id: int):
+    no_fields(request)
     return _answer(request, challenge_id, False)
 
 
@@ -252,5 +258,6 @@ def challenge_decline(request: HttpRequest, challenge_id: int):
                response={204: None, 403: ErrorOut, 404: ErrorOut},
                summary="Withdraw an invitation you sent")
 def challenge_cancel(request: HttpRequest, challenge_id: int):
+    no_fields(request)
     challenges.challenge_cancel(user=request.auth, challenge_id=challenge_id)
     return Status(204, None)

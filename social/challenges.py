@@ -45,6 +45,9 @@ def challenge_create(*, sender, usernames, players, bots=(), rated: bool = False
                               % {"level": level})
     if rated and sender.is_guest:
         raise SocialError(_("guests play unrated games: sign up to play rated ones"))
+    # the table's own rule, checked now: a challenge no one could start is refused at once
+    if time_control is not None:  # none: the site's default, chosen when the table opens
+        time_control = games.time_control_cleaned(time_control)
     invited = [player_named(name) for name in usernames]
     if any(u.pk == sender.pk for u in invited):
         raise SocialError(_("you cannot invite yourself"))

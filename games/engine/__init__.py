@@ -12,6 +12,7 @@ from .legal import legal_moves, legal_moves_of_view, options, random_move
 from .position import state_from_view
 from .record import (
     FORMAT,
+    LongInt,
     RecordError,
     export_record,
     import_record,
@@ -23,7 +24,7 @@ from .state import IllegalMove, State
 from .view import public_view, view
 
 __all__ = [
-    "CARDS", "FORMAT", "IllegalMove", "RecordError", "State", "can_reject", "deal_game",
+    "CARDS", "FORMAT", "IllegalMove", "LongInt", "RecordError", "State", "can_reject", "deal_game",
     "export_record", "full_deck", "import_record", "legal_moves", "legal_moves_of_view",
     "loads_json", "new_game", "options", "public_view", "random_move", "replay_line",
     "state_from_deal", "state_from_view", "summary", "view",

@@ -65,7 +65,7 @@ NEITHER = {
     "account/calendar/", "calendar/<str:secret>.ics",
     # what a player chose about notices, the unread count and marking read
     "api/v1/notices/settings", "api/v1/notices/unread", "api/v1/notices/read",
-    "api/v1/notices/<notification_id>/read", "notifications/settings/",
+    "api/v1/notices/<int:notification_id>/read", "notifications/settings/",
 }
 # Third-party apps' own pages: sign-up and login (allauth's limits), the admin (staff).
 THIRD_PARTY = ("account/", "admin/", "static/", "media/", "__")

@@ -61,9 +61,10 @@ def test_a_player_who_resigns_ranks_last_whatever_the_bot_scores(
 
 def test_resigning_accepts_an_empty_object_and_nothing_else(client, ann):
     game_id, auth = _rated_game_against_bots(client, ann)
-    for body in ('{"really": true}', "[]", "nonsense", "0"):
+    for body, words in (('{"really": true}', "send {} or nothing"), ("[]", "a JSON object"),
+                        ("nonsense", "not JSON"), ("0", "a JSON object")):
         refused = api_post(client, f"/api/v1/games/{game_id}/resign", body, auth)
-        assert refused.status_code == 400 and "send {} or nothing" in refused.json()["error"]
+        assert refused.status_code == 400 and words in refused.json()["error"]
     assert not Seat.objects.filter(game_id=game_id, abandoned=True).exists()
     answer = api_post(client, f"/api/v1/games/{game_id}/resign", {}, auth)
     assert answer.status_code == 200
