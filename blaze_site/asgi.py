@@ -1,5 +1,5 @@
 import os
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlparse
 
 import django
 
@@ -15,7 +15,7 @@ from .http_threads import ThreadedWSGIHandler  # noqa: E402
 django_asgi_app = ThreadedWSGIHandler(settings.WEB_SYNC_THREADS or 32)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import OriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator, WebsocketDenier  # noqa: E402
 
 from games.live.ws_threads import HandshakeAuthMiddlewareStack  # noqa: E402
 
@@ -28,13 +28,20 @@ from .sync_gate import SyncGate  # noqa: E402
 class ProgramsOrAllowedOrigins(OriginValidator):
     """Browsers always send Origin: it must be one of ALLOWED_HOSTS (as channels'
     AllowedHostsOriginValidator). Programs send none: API.md lets them connect with
-    `?token=…`, which a cross-site page cannot know, so no Origin plus a token passes."""
+    `?token=…` (or an Authorization header, which no page can set on a socket), which a
+    cross-site page cannot know, so no Origin plus a token passes. An Origin that is not
+    a URL is refused (channels' parsing would raise: a 500)."""
 
     async def __call__(self, scope, receive, send):
         headers = dict(scope.get("headers", []))
         query = parse_qs(scope.get("query_string", b"").decode("latin1"))
-        if b"origin" not in headers and "token" in query:
+        if b"origin" not in headers and ("token" in query or b"authorization" in headers):
             return await self.application(scope, receive, send)
+        if b"origin" in headers:
+            try:
+                urlparse(headers[b"origin"].decode("latin1"))
+            except ValueError:
+                return await WebsocketDenier()(scope, receive, send)
         return await super().__call__(scope, receive, send)
 
 

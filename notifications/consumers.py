@@ -38,7 +38,7 @@ class NoticeConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if text_data is not None:  # a binary frame means nothing here: dropped
+        if text_data:  # a binary or empty frame means nothing here: dropped
             await super().receive(text_data=text_data, **kwargs)
 
     async def receive_json(self, content, **kwargs):

@@ -165,6 +165,9 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             await self.send_json(messages.error_message(
                 "binary frames are not understood: send JSON text"))
             return
+        if not text_data:  # an empty frame: channels' JSON consumer would end the socket
+            await self.receive_json(None)
+            return
         await super().receive(text_data=text_data, **kwargs)
 
     async def receive_json(self, content, **kwargs):

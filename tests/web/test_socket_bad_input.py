@@ -1,0 +1,97 @@
+"""Bad input at a socket's door or in its frames gets an answer, never a server error:
+an empty frame, a path with no socket, an Origin that is not a URL; and a program's
+token in an Authorization header needs no Origin, as one in ?token= does not."""
+
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+
+from accounts.services import api_token_create
+from blaze_site.asgi import application
+from games import services
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+BROWSER = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+@pytest.fixture(autouse=True)
+def _own_channel_prefix(settings):
+    layers = {k: dict(v) for k, v in django_settings.CHANNEL_LAYERS.items()}
+    if "redis" in layers["default"]["BACKEND"].lower():
+        layers["default"]["CONFIG"] = {**layers["default"].get("CONFIG", {}),
+                                       "prefix": f"test-{uuid.uuid4().hex[:8]}"}
+    settings.CHANNEL_LAYERS = layers
+
+
+def _game_and_token():
+    users = [make_user(n) for n in ("ann", "bob", "cat")]
+    game = services.game_create(creator=users[0], players=3)
+    return game, api_token_create(user=users[0], name="ws")[1]
+
+
+def test_an_empty_frame_is_answered_and_the_socket_stays_open():
+    async def scenario():
+        game, secret = await database_sync_to_async(_game_and_token)()
+        for path in (f"/ws/games/{game.pk}/", f"/ws/games/{game.pk}/?token={secret}"):
+            ws = WebsocketCommunicator(application, path, headers=BROWSER)
+            assert (await ws.connect())[0]
+            await ws.receive_json_from(timeout=10)  # the view
+            await ws.send_input({"type": "websocket.receive", "text": ""})
+            assert (await ws.receive_json_from(timeout=10))["type"] == "error"
+            await ws.send_json_to({"type": "ping"})
+            assert (await ws.receive_json_from(timeout=10))["type"] == "pong"
+            await ws.disconnect()
+        notices = WebsocketCommunicator(application, f"/ws/notices/?token={secret}",
+                                        headers=BROWSER)
+        assert (await notices.connect())[0]
+        await notices.receive_json_from(timeout=10)  # the unread count
+        await notices.send_input({"type": "websocket.receive", "text": ""})
+        await notices.send_json_to({"type": "ping"})
+        assert (await notices.receive_json_from(timeout=10))["type"] == "pong"
+        await notices.disconnect()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("path", ["/ws/nope/", "/ws/", "/ws/games/abc/", "/ws/games/-1/",
+                                  "/ws/games/1", "/play/", "/ws/notices/x/"])
+def test_a_path_with_no_socket_refuses_the_handshake(path):
+    async def scenario():
+        ws = WebsocketCommunicator(application, path, headers=BROWSER)
+        connected, _code = await ws.connect()
+        assert connected is False
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("origin", [b"http://[::1", b"http://127.0.0.1]", b"http://[zz]/"])
+def test_an_origin_that_is_not_a_url_refuses_the_handshake(origin):
+    async def scenario():
+        game, secret = await database_sync_to_async(_game_and_token)()
+        for query in ("", f"?token={secret}"):
+            ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/{query}",
+                                       headers=[(b"origin", origin), (b"host", b"localhost")])
+            connected, _code = await ws.connect()
+            assert connected is False
+
+    async_to_sync(scenario)()
+
+
+def test_a_program_with_a_token_header_needs_no_origin_and_a_bad_one_is_refused():
+    async def scenario():
+        game, secret = await database_sync_to_async(_game_and_token)()
+        ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
+            (b"host", b"localhost"), (b"authorization", f"Bearer {secret}".encode())])
+        assert (await ws.connect())[0]
+        assert (await ws.receive_json_from(timeout=10))["view"]["you"] == 0
+        await ws.disconnect()
+        wrong = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
+            (b"host", b"localhost"), (b"authorization", b"Bearer blz_wrong")])
+        assert (await wrong.connect())[0] is False
+
+    async_to_sync(scenario)()
