@@ -1,7 +1,7 @@
 """Vacations: whole days in the player's time zone, up to 20 a calendar year, during
 which their correspondence clocks stand still."""
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
@@ -22,6 +22,8 @@ class ClockError(Refused):
     """A refused request about clocks or vacations; `message` says why."""
 
 
+MAX_AHEAD = timedelta(days=366)  # how far ahead a vacation may be booked
+
 def _user_tz(user) -> ZoneInfo:
     try:
         return ZoneInfo(user.timezone)
@@ -38,6 +40,8 @@ def vacation_create(*, user, first_day: date, last_day: date,
     tz = _user_tz(user)
     if last_day < first_day:
         raise ClockError(_("the last day of a vacation cannot come before its first day"))
+    if last_day > now.astimezone(tz).date() + MAX_AHEAD:  # the calendar's end is not far
+        raise ClockError(_("a vacation must end within a year from today"))
     start, end = C.local_day_bounds(first_day, last_day, tz)
     if first_day == now.astimezone(tz).date():
         start = now

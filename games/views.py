@@ -31,7 +31,7 @@ from .selectors import (
     seat_names,
 )
 from .selectors import game_replay as game_replay_frames
-from .time_controls import preset
+from .time_controls import PRESETS, preset
 from .visibility import can_watch, invite_given, invite_matches, invite_remember
 
 
@@ -140,8 +140,10 @@ def game_create(request):
         players = 0
     bots = [b for b in request.POST.getlist("bots") if b]
     kind = request.POST.get("time_control", "live")
-    time_control = preset(kind)
     try:
+        # a kind the form does not offer is refused as the API refuses it
+        time_control = preset(kind) if kind in PRESETS else services.time_control_cleaned(
+            {"kind": kind})
         game = services.game_create(
             creator=request.user, players=players, bots=bots[: max(players - 1, 0)],
             time_control=time_control, rated=bool(request.POST.get("rated")),

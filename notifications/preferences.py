@@ -83,7 +83,7 @@ def _hours_of(values) -> list[int]:
         raise SettingsRefused(_("reminder_hours must be a list of hours, e.g. [24, 2]"))
     hours = []
     for value in values:
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             value = int(value.strip())
         if type(value) is not int or not 1 <= value <= MAX_REMINDER_HOURS:
             raise SettingsRefused(_("each reminder is a whole number of hours from 1 to "

@@ -80,6 +80,9 @@ def unblock(request):
 @login_required
 @require_POST
 def free_text(request):
+    if request.POST.get("free_text") not in ("on", "off"):
+        messages.error(request, _("Choose free text on or off."))
+        return redirect("friends")
     on = request.POST.get("free_text") == "on"
     return _act(request, lambda: talk.free_text_set(user=request.user, on=on),
                 _("Free text is on.") if on else _("Free text is off: phrases only."))
@@ -101,6 +104,9 @@ def invite(request):
 @login_required
 @require_POST
 def answer(request, challenge_id: int):
+    if request.POST.get("answer") not in ("accept", "decline"):
+        messages.error(request, _("Answer the invitation: accept or decline."))
+        return redirect("friends")
     accept = request.POST.get("answer") == "accept"
     try:
         challenge = challenges.challenge_answer(user=request.user, challenge_id=challenge_id,
