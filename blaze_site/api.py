@@ -7,7 +7,7 @@ from functools import partial
 
 from django.utils.translation import gettext as _
 from ninja import Field, Schema, Swagger
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from clocks.calendar import calendar_url
@@ -75,6 +75,8 @@ def _validation_sentence(errors: list) -> str:
     where = ".".join(loc)
     if first.get("type") == "extra_forbidden":
         return _("unknown field %(field)r: leave it out") % {"field": where}
+    if first.get("type") == "missing" and not where:  # the whole body
+        return _("the body is missing: send a JSON object")
     return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
 
 
@@ -85,7 +87,10 @@ def _validation_error(request, exc: ValidationError):
 
 
 def _http_error(request, exc: HttpError):
-    return api.create_response(request, {"error": str(exc), "detail": str(exc)},
+    message = str(exc)
+    if isinstance(exc, AuthenticationError):  # ninja's says only "Unauthorized"
+        message = _("no valid credentials: sign in, or send Authorization: Bearer <token>")
+    return api.create_response(request, {"error": message, "detail": str(exc)},
                                status=exc.status_code)
 
 

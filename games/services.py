@@ -600,10 +600,9 @@ def record_import(*, user, record) -> Game:
     try:
         state = import_record(record)
     except RecordError as e:
-        where = ""
-        if e.round is not None:
-            where = (_(" (round %(round)s, move %(ply)s)") if e.ply is not None
-                     else _(" (round %(round)s)")) % {"round": e.round, "ply": e.ply}
+        where = ""  # a fault of a round's deal names its round in its own words
+        if e.round is not None and e.ply is not None:
+            where = _(" (round %(round)s, move %(ply)s)") % {"round": e.round, "ply": e.ply}
         raise BadRequest(f"{say(e.sentence)}{where}") from None
     except RecursionError:
         raise BadRequest(_("the record is nested too deeply")) from None

@@ -144,3 +144,26 @@ def test_push_refuses_an_endpoint_holding_a_nul_and_keeps_nothing(settings, clie
     gone = call(client, "DELETE", "/push/subscriptions", bearer(ann), {"endpoint": "\u0000"})
     assert gone.status_code < 500
     assert not PushSubscription.objects.exists()
+
+
+def test_a_missing_body_and_missing_credentials_are_said_plainly(client, ann):
+    answer = client.post("/api/v1/games", "", content_type="application/json",
+                         HTTP_AUTHORIZATION=bearer(ann))
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "the body is missing: send a JSON object"
+    for headers in ({}, {"HTTP_AUTHORIZATION": "Bearer blz_wrong"},
+                    {"HTTP_AUTHORIZATION": "Basic YTpi"}):
+        refused = client.get("/api/v1/me", **headers)
+        assert refused.status_code == 401
+        assert refused.json()["error"] == ("no valid credentials: sign in, or send "
+                                           "Authorization: Bearer <token>")
+
+
+def test_a_record_fault_in_a_deal_names_its_round_once(client, ann):
+    from tests.games_helpers import api_post
+
+    record = {"format": "blaze-record/1", "players": ["a", "b", "c"],
+              "rounds": [{"hands": [[], [], []], "deck": [], "start": 9, "moves": []}]}
+    answer = api_post(client, "/api/v1/games/import", record, {"HTTP_AUTHORIZATION": bearer(ann)})
+    assert answer.status_code == 400
+    assert answer.json()["error"].count("round 1") == 1, answer.json()
