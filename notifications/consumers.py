@@ -14,6 +14,7 @@ CLOSE_UNAUTHORIZED = 4401
 class NoticeConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.groups_joined: list[str] = []
+        self.frames = messages.FrameBucket()
         user = self.scope.get("user")
         if self.scope.get("token_invalid") or user is None or not user.is_authenticated \
                 or getattr(user, "is_guest", False):
@@ -38,12 +39,22 @@ class NoticeConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if text_data:  # a binary or empty frame means nothing here: dropped
+        if not self.frames.allowed():
+            await self.send_json(messages.too_many_message())
+        elif text_data is None:
+            await self.send_json(messages.error_message(
+                "binary frames are not understood: send JSON text"))
+        elif not text_data:  # channels' JSON consumer would end the socket
+            await self.receive_json(None)
+        else:
             await super().receive(text_data=text_data, **kwargs)
 
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == messages.PING:
             await self.send_json(messages.pong_message())
+        else:
+            await self.send_json(messages.error_message(
+                'unknown message: send {"type": "ping"}; nothing else is read here'))
 
     async def notices_unread(self, event):
         await self.send_json(live.unread_message(event["count"]))

@@ -6,7 +6,6 @@ consumer only forwards it.
 """
 
 import logging
-import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -73,8 +72,7 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
         self.last_seq = -1
         self.watching = False  # set once the user may see the game: views go out then
         self.spectating = False  # without a seat (its pings keep the game marked watched)
-        self.allowance = float(messages.RATE_BURST)
-        self.allowance_at = time.monotonic()
+        self.frames = messages.FrameBucket()
         user = self.scope.get("user")
         self.language = language_of_socket(self.scope)  # its log lines and names in it
         if self.scope.get("token_invalid"):
@@ -157,9 +155,8 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
     # ---- from the client ------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if not self._allowed():
-            await self.send_json(messages.error_message(
-                f"too many messages: at most {messages.RATE_PER_SECOND:g} a second"))
+        if not self.frames.allowed():
+            await self.send_json(messages.too_many_message())
             return
         if text_data is None:
             await self.send_json(messages.error_message(
@@ -189,19 +186,6 @@ class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
                 'unknown message: send {"type": "sync"} or {"type": "ping"}; '
                 "moves go through POST /api/v1/games/{id}/moves"
             ))
-
-    def _allowed(self) -> bool:
-        """A token bucket: RATE_BURST at once, refilled at RATE_PER_SECOND."""
-        now = time.monotonic()
-        self.allowance = min(
-            float(messages.RATE_BURST),
-            self.allowance + (now - self.allowance_at) * messages.RATE_PER_SECOND,
-        )
-        self.allowance_at = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
 
     # ---- from the channel layer ------------------------------------------------------------
 

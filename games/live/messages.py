@@ -64,6 +64,7 @@ Channel layer (server internal), after a change commits; the writer builds every
 """
 
 import hashlib
+import time
 
 import orjson
 
@@ -147,6 +148,29 @@ def error_message(error: str) -> dict:
 
 def pong_message() -> dict:
     return {"type": PONG}
+
+
+class FrameBucket:
+    """A socket's token bucket for the frames its client sends: RATE_BURST at once,
+    refilled at RATE_PER_SECOND."""
+
+    def __init__(self):
+        self.allowance = float(RATE_BURST)
+        self.at = time.monotonic()
+
+    def allowed(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(float(RATE_BURST),
+                             self.allowance + (now - self.at) * RATE_PER_SECOND)
+        self.at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+def too_many_message() -> dict:
+    return error_message(f"too many messages: at most {RATE_PER_SECOND:g} a second")
 
 
 class LenientJson:

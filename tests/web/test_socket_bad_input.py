@@ -51,6 +51,7 @@ def test_an_empty_frame_is_answered_and_the_socket_stays_open():
         assert (await notices.connect())[0]
         await notices.receive_json_from(timeout=10)  # the unread count
         await notices.send_input({"type": "websocket.receive", "text": ""})
+        assert (await notices.receive_json_from(timeout=10))["type"] == "error"
         await notices.send_json_to({"type": "ping"})
         assert (await notices.receive_json_from(timeout=10))["type"] == "pong"
         await notices.disconnect()
@@ -93,5 +94,27 @@ def test_a_program_with_a_token_header_needs_no_origin_and_a_bad_one_is_refused(
         wrong = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
             (b"host", b"localhost"), (b"authorization", b"Bearer blz_wrong")])
         assert (await wrong.connect())[0] is False
+
+    async_to_sync(scenario)()
+
+
+def test_the_notices_socket_answers_every_frame_it_does_not_read_and_limits_them():
+    async def scenario():
+        _game, secret = await database_sync_to_async(_game_and_token)()
+        ws = WebsocketCommunicator(application, f"/ws/notices/?token={secret}",
+                                   headers=BROWSER)
+        assert (await ws.connect())[0]
+        await ws.receive_json_from(timeout=10)  # the unread count
+        await ws.send_to(bytes_data=b"\x00")
+        assert "binary" in (await ws.receive_json_from(timeout=10))["error"]
+        for text in ("not json", "[1, 2]", "{}", '{"type": "nope"}'):
+            await ws.send_to(text_data=text)
+            assert "unknown message" in (await ws.receive_json_from(timeout=10))["error"]
+        answers = []
+        for _ in range(30):  # more than a burst at once
+            await ws.send_json_to({"type": "ping"})
+            answers.append(await ws.receive_json_from(timeout=10))
+        assert any("too many messages" in a.get("error", "") for a in answers)
+        await ws.disconnect()
 
     async_to_sync(scenario)()
