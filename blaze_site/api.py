@@ -77,7 +77,42 @@ def _validation_sentence(errors: list) -> str:
         return _("unknown field %(field)r: leave it out") % {"field": where}
     if first.get("type") == "missing" and not where:  # the whole body
         return _("the body is missing: send a JSON object")
-    return f"{where}: {first.get('msg', 'invalid')}" if where else first.get("msg", "invalid")
+    said = _said(first.get("type"), first.get("ctx") or {}) or first.get("msg", "invalid")
+    return f"{where}: {said}" if where else said
+
+
+_WHOLE = ("int_type", "int_parsing", "int_from_float")
+_OBJECT = ("dict_type", "model_type", "model_attributes_type")
+
+
+def _said(kind: str | None, ctx: dict) -> str | None:
+    """pydantic's sentence for the common kinds of invalid field, in the request's language
+    (its own are English only); None for the others."""
+    if kind == "missing":
+        return _("required")
+    if kind in _WHOLE:
+        return _("must be a whole number")
+    if kind in ("bool_type", "bool_parsing"):
+        return _("must be true or false")
+    if kind == "string_type":
+        return _("must be a string")
+    if kind == "list_type":
+        return _("must be a list")
+    if kind in _OBJECT:
+        return _("must be a JSON object")
+    if kind == "less_than_equal":
+        return _("must be at most %(n)s") % {"n": ctx.get("le")}
+    if kind == "greater_than_equal":
+        return _("must be at least %(n)s") % {"n": ctx.get("ge")}
+    if kind == "literal_error":
+        return _("must be one of %(choices)s") % {"choices": ctx.get("expected")}
+    if kind == "string_too_long":
+        return _("must be at most %(n)s characters") % {"n": ctx.get("max_length")}
+    if kind == "too_long":
+        return _("must hold at most %(n)s items") % {"n": ctx.get("max_length")}
+    if kind == "string_pattern_mismatch":
+        return _("is not in the expected form")
+    return None
 
 
 def _validation_error(request, exc: ValidationError):

@@ -167,3 +167,18 @@ def test_a_record_fault_in_a_deal_names_its_round_once(client, ann):
     answer = api_post(client, "/api/v1/games/import", record, {"HTTP_AUTHORIZATION": bearer(ann)})
     assert answer.status_code == 400
     assert answer.json()["error"].count("round 1") == 1, answer.json()
+
+
+@pytest.mark.parametrize("lang,body,said", [
+    ("en", {"players": 9}, "players: must be at most 5"),
+    ("ja", {"players": 9}, "players: 5 以下でなければなりません"),
+    ("es", {"players": 2}, "players: debe ser como mínimo 3"),
+    ("ja", {"players": "3"}, "players: 整数でなければなりません"),
+    ("es", {"players": 3, "rated": "yes"}, "rated: debe ser true o false"),
+    ("ja", {"players": 3, "bots": ["nope"]}, "bots.0: 次のいずれかでなければなりません"),
+])
+def test_a_fields_fault_is_said_in_the_requests_language(client, ann, lang, body, said):
+    answer = call(client, "POST", "/games", bearer(ann), body, HTTP_ACCEPT_LANGUAGE=lang)
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith(said), answer.json()["error"]
+    assert not Game.objects.exists()
