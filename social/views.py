@@ -40,15 +40,28 @@ def _act(request, write, done: str):
     return redirect("friends")
 
 
-def _name(request) -> str:
+def _fault(form) -> str:
+    """The first fault of a form that is not valid, naming its field (Django's words, in
+    the page's language)."""
+    field, errors = next(iter(form.errors.items()))
+    label = form.fields[field].label if field in form.fields else ""
+    return f"{label}: {errors[0]}" if label else errors[0]
+
+
+def _name(request) -> str | None:
+    """The player named in the form, or None with the form's fault shown."""
     form = NameForm(request.POST)
-    return form.cleaned_data["username"] if form.is_valid() else ""
+    if form.is_valid():
+        return form.cleaned_data["username"]
+    messages.error(request, _fault(form))
+    return None
 
 
 @login_required
 @require_POST
 def follow(request):
-    name = _name(request)
+    if (name := _name(request)) is None:
+        return redirect("friends")
     return _act(request, lambda: relations.follow_add(user=request.user, username=name),
                 _("You follow %(name)s.") % {"name": name})
 
@@ -56,7 +69,8 @@ def follow(request):
 @login_required
 @require_POST
 def unfollow(request):
-    name = _name(request)
+    if (name := _name(request)) is None:
+        return redirect("friends")
     return _act(request, lambda: relations.follow_remove(user=request.user, username=name),
                 _("You no longer follow %(name)s.") % {"name": name})
 
@@ -64,7 +78,8 @@ def unfollow(request):
 @login_required
 @require_POST
 def block(request):
-    name = _name(request)
+    if (name := _name(request)) is None:
+        return redirect("friends")
     return _act(request, lambda: relations.block_add(user=request.user, username=name),
                 _("You blocked %(name)s.") % {"name": name})
 
@@ -72,7 +87,8 @@ def block(request):
 @login_required
 @require_POST
 def unblock(request):
-    name = _name(request)
+    if (name := _name(request)) is None:
+        return redirect("friends")
     return _act(request, lambda: relations.block_remove(user=request.user, username=name),
                 _("You unblocked %(name)s.") % {"name": name})
 
@@ -93,7 +109,7 @@ def free_text(request):
 def invite(request):
     form = InviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Check the invitation: names and table size."))
+        messages.error(request, _fault(form))
         return redirect("friends")
     seats = form.cleaned_data["players"] - 1 - len(form.names())
     return _act(request, lambda: challenges.challenge_create(

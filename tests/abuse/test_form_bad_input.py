@@ -58,3 +58,19 @@ def test_a_time_control_the_lobby_does_not_offer_is_refused(ann_client):
                            follow=True)
     assert "time_control must be an object" in page.content.decode()
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("name,words", [("x" * 151, "at most 150 characters"),
+                                        ("", "This field is required.")])
+def test_a_name_the_form_refuses_is_said_as_such(ann_client, name, words):
+    for url in ("friends_follow", "friends_block", "friends_unfollow", "friends_unblock"):
+        page = ann_client.post(reverse(url), {"username": name}, follow=True).content.decode()
+        assert "Player: " in page and words in page, url
+        assert "there is no player called" not in page
+
+
+def test_an_invitation_the_form_refuses_names_its_fault(ann_client):
+    page = ann_client.post(reverse("friends_invite"), {"usernames": "bob", "players": "7",
+                                                       "bot_level": "basic"}, follow=True)
+    assert "Table size: " in page.content.decode()
+    assert not Challenge.objects.exists()
