@@ -57,6 +57,8 @@ def tokens(request):
 def token_revoke(request, token_id: int):
     if api_token_revoke(user=request.user, token_id=token_id):
         messages.success(request, _("The token is revoked: programs using it are locked out."))
+    else:  # not theirs, not there, or revoked already
+        messages.error(request, _("No token of yours to revoke there."))
     return redirect("account_tokens")
 
 

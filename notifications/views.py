@@ -46,7 +46,9 @@ def notice_settings(request):
 @login_required
 @require_POST
 def notification_read(request, notification_id: int):
-    notifications.notification_mark_read(user=request.user, notification_id=notification_id)
+    if not notifications.notification_mark_read(user=request.user,
+                                                notification_id=notification_id):
+        messages.error(request, _("There is no such notice of yours."))
     return redirect("notifications")
 
 

@@ -74,3 +74,27 @@ def test_an_invitation_the_form_refuses_names_its_fault(ann_client):
                                                        "bot_level": "basic"}, follow=True)
     assert "Table size: " in page.content.decode()
     assert not Challenge.objects.exists()
+
+
+def test_revoking_a_token_that_is_not_yours_says_so_and_keeps_it(ann_client):
+    from accounts.models import ApiToken
+    from accounts.services import api_token_create
+
+    bob = make_user("bob")
+    token, _secret = api_token_create(user=bob, name="bobs")
+    for token_id in (token.pk, 999999):
+        page = ann_client.post(reverse("account_token_revoke", args=[token_id]), follow=True)
+        assert "No token of yours to revoke there." in page.content.decode()
+    assert ApiToken.objects.get(pk=token.pk).revoked_at is None
+
+
+def test_marking_a_notice_not_yours_read_says_so_and_changes_nothing(ann_client):
+    from notifications.models import Notification
+
+    bob = make_user("bob")
+    theirs = Notification.objects.create(user=bob, kind=Notification.YOUR_TURN, key="k",
+                                         text="your turn")
+    page = ann_client.post(reverse("notification_read", args=[theirs.pk]), follow=True)
+    assert "There is no such notice of yours." in page.content.decode()
+    theirs.refresh_from_db()
+    assert theirs.read is False
