@@ -35,7 +35,7 @@ class ProgramsOrAllowedOrigins(OriginValidator):
     async def __call__(self, scope, receive, send):
         headers = dict(scope.get("headers", []))
         query = parse_qs(scope.get("query_string", b"").decode("latin1"))
-        if b"origin" not in headers and ("token" in query or b"authorization" in headers):
+        if b"origin" not in headers and ("token" in query or _bearer(headers)):
             return await self.application(scope, receive, send)
         if b"origin" in headers:
             try:
@@ -43,6 +43,13 @@ class ProgramsOrAllowedOrigins(OriginValidator):
             except ValueError:
                 return await WebsocketDenier()(scope, receive, send)
         return await super().__call__(scope, receive, send)
+
+
+def _bearer(headers: dict) -> bool:
+    """Whether the Authorization header carries a bearer token (judged by the socket's
+    authentication; an empty or other scheme is no token)."""
+    scheme, _sep, token = headers.get(b"authorization", b"").partition(b" ")
+    return scheme.lower() == b"bearer" and bool(token.strip())
 
 
 def _allowed_origins() -> list[str]:

@@ -94,6 +94,10 @@ def test_a_program_with_a_token_header_needs_no_origin_and_a_bad_one_is_refused(
         wrong = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
             (b"host", b"localhost"), (b"authorization", b"Bearer blz_wrong")])
         assert (await wrong.connect())[0] is False
+        for header in (b"Bearer ", b"Basic YTpi", b"x"):  # no token: no Origin, no entry
+            none = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
+                (b"host", b"localhost"), (b"authorization", header)])
+            assert (await none.connect())[0] is False, header
 
     async_to_sync(scenario)()
 
