@@ -1,13 +1,11 @@
 """Who keeps a socket: deactivating a user closes every socket of theirs, and programs may
 give their token in an Authorization header (out of access logs) as well as in ?token=."""
 
-import uuid
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
 
 from accounts.services import api_token_create, user_deactivate
 from blaze_site.asgi import application
@@ -15,16 +13,8 @@ from games import services
 from games.live import consumers
 from tests.conftest import make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _own_channel_prefix(settings):
-    layers = {k: dict(v) for k, v in django_settings.CHANNEL_LAYERS.items()}
-    if "redis" in layers["default"]["BACKEND"].lower():
-        layers["default"]["CONFIG"] = {**layers["default"].get("CONFIG", {}),
-                                       "prefix": f"test-{uuid.uuid4().hex[:8]}"}
-    settings.CHANNEL_LAYERS = layers
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("own_channel_prefix")]
 
 
 def _table():

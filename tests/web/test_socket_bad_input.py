@@ -2,30 +2,20 @@
 an empty frame, a path with no socket, an Origin that is not a URL; and a program's
 token in an Authorization header needs no Origin, as one in ?token= does not."""
 
-import uuid
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
 
 from accounts.services import api_token_create
 from blaze_site.asgi import application
 from games import services
 from tests.conftest import make_user
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("own_channel_prefix")]
 BROWSER = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-
-
-@pytest.fixture(autouse=True)
-def _own_channel_prefix(settings):
-    layers = {k: dict(v) for k, v in django_settings.CHANNEL_LAYERS.items()}
-    if "redis" in layers["default"]["BACKEND"].lower():
-        layers["default"]["CONFIG"] = {**layers["default"].get("CONFIG", {}),
-                                       "prefix": f"test-{uuid.uuid4().hex[:8]}"}
-    settings.CHANNEL_LAYERS = layers
 
 
 def _game_and_token():

@@ -3,13 +3,10 @@ game; for a private table or an imported record its players, its creator, staff 
 holders of its invite link. Everyone else is told there is no such game (404), by the
 API, the pages, the record, the replay and the socket alike."""
 
-import uuid
-
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
 from django.urls import reverse
 
 from blaze_site.asgi import application
@@ -18,14 +15,7 @@ from games.models import Game
 from tests.conftest import make_user
 from tests.games_helpers import api_get, bearer
 
-
-@pytest.fixture(autouse=True)
-def _own_channel_prefix(settings):
-    layers = {k: dict(v) for k, v in django_settings.CHANNEL_LAYERS.items()}
-    if "redis" in layers["default"]["BACKEND"].lower():
-        layers["default"]["CONFIG"] = {**layers["default"].get("CONFIG", {}),
-                                       "prefix": f"test-{uuid.uuid4().hex[:8]}"}
-    settings.CHANNEL_LAYERS = layers
+pytestmark = pytest.mark.usefixtures("own_channel_prefix")
 
 
 def _private_finished_game(ann, bob, cat) -> Game:
