@@ -9,7 +9,7 @@ from ninja import Field, Header, Query, Router, Schema, Status
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictBool, StrictInt
 
 from . import services
-from .api_body import read_body, sends_json
+from .api_body import declared_length, read_body, sends_json
 from .errors import Refused
 from .models import Game
 from .reviews import review_payload
@@ -268,7 +268,7 @@ def game_create(request: HttpRequest, data: GameCreateIn):
                  "application/json": {"schema": RECORD_SCHEMA}}}})
 def game_import(request: HttpRequest):
     cap = settings.BLAZE_MAX_RECORD_BYTES
-    if _content_length(request) > cap or len(request.body) > cap:  # the header first
+    if declared_length(request) > cap or len(request.body) > cap:  # the header first
         return Status(413, {"error": _too_big_sentence()})
     record = read_body(request) if request.body.strip() else None
     if record is None:  # nothing, or null
@@ -411,13 +411,6 @@ def game_review_get(request: HttpRequest, game_id: int,
     if review is None:
         raise services.GameNotFound(_("this game has no review for you (yet)"))
     return review
-
-
-def _content_length(request: HttpRequest) -> int:
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return 0
 
 
 def _too_big_sentence() -> str:

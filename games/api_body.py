@@ -53,7 +53,8 @@ def sends_json(request) -> bool:
     return bool(request.body.strip()) and request.content_type not in _FORMS
 
 
-def _declared_length(request) -> int:
+def declared_length(request) -> int:
+    """The body's length as its header declares it (0 when absent or not a number)."""
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -68,7 +69,7 @@ class AuthThenBody(TokenOrSessionAuth):
         user = super().__call__(request)
         # a record's import past its cap answers 413 itself, unread (the header first)
         if (user and request.method in _WITH_BODY
-                and _declared_length(request) <= settings.BLAZE_MAX_RECORD_BYTES
+                and declared_length(request) <= settings.BLAZE_MAX_RECORD_BYTES
                 and len(request.body) <= settings.BLAZE_MAX_RECORD_BYTES
                 and sends_json(request)):
             request.META[_READ] = api_body(request.body)
