@@ -1,8 +1,13 @@
 """Response headers: the content security policy, and no-store for pages that show secrets."""
 
+import time
+from functools import cache
+
 from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import http_date
 
 # JSON loads nothing and is framed by nobody: the strictest policy, written as it is
 # (django-csp builds the site's policy anew for every response).
@@ -30,5 +35,28 @@ class NoStoreMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         if request.path.startswith(tuple(settings.BLAZE_NO_STORE_PREFIXES)):
-            add_never_cache_headers(response)
+            if "Cache-Control" in response or "Expires" in response:
+                add_never_cache_headers(response)  # merged with what the view set
+            else:  # the same headers, made once a second, not parsed and built each time
+                response.headers["Expires"] = _http_now()
+                response.headers["Cache-Control"] = _never_cache_control()
         return response
+
+
+@cache
+def _never_cache_control() -> str:
+    """Django's own never-cache Cache-Control, as add_never_cache_headers writes it."""
+    response = HttpResponse()
+    add_never_cache_headers(response)
+    return response["Cache-Control"]
+
+
+_said = (0, "")  # (second, its HTTP date): swapped whole, so threads read either pair
+
+
+def _http_now() -> str:
+    global _said
+    second = int(time.time())
+    if _said[0] != second:
+        _said = (second, http_date(second))
+    return _said[1]

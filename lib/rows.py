@@ -32,6 +32,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import JSONField
 
+from lib.postgresql.timestamps import use_compiled_loader
+
 # UPDATEs held back to travel with the next statement (one_round_trip): [(sql, params)]
 _held: ContextVar[list | None] = ContextVar("rows_held_updates", default=None)
 
@@ -190,6 +192,7 @@ def _cursor(db):
         return db.cursor()
     db.validate_thread_sharing()
     cursor = psycopg.Cursor(raw)
+    use_compiled_loader(cursor, db)
     return _LoggedCursor(cursor, db) if db.queries_logged else db.make_cursor(cursor)
 
 

@@ -103,6 +103,31 @@ def test_a_players_view_from_the_api_is_never_stored(client, ann):
     assert "no-store" in response["Cache-Control"]
 
 
+def test_no_store_headers_are_djangos_own_and_keep_what_a_view_set():
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+    from django.utils.cache import add_never_cache_headers
+    from django.utils.http import parse_http_date
+
+    from blaze_site.security import NoStoreMiddleware
+
+    expected = HttpResponse()
+    add_never_cache_headers(expected)
+    plain = NoStoreMiddleware(lambda request: HttpResponse())(RequestFactory().get("/api/v1/x"))
+    assert plain["Cache-Control"] == expected["Cache-Control"]
+    assert abs(parse_http_date(plain["Expires"]) - parse_http_date(expected["Expires"])) <= 1
+
+    def view_with_its_own(request):
+        response = HttpResponse()
+        response["Cache-Control"] = "max-age=60, public"
+        return response
+
+    merged = NoStoreMiddleware(view_with_its_own)(RequestFactory().get("/games/1/"))
+    assert "no-store" in merged["Cache-Control"] and "max-age=0" in merged["Cache-Control"]
+    page = NoStoreMiddleware(lambda request: HttpResponse())(RequestFactory().get("/rules/"))
+    assert "Cache-Control" not in page and "Expires" not in page
+
+
 @pytest.mark.django_db
 def test_public_pages_may_still_be_cached(client):
     assert "no-store" not in client.get("/leaderboard/").get("Cache-Control", "")
