@@ -2,7 +2,8 @@
 live four-player games played through Django's full request path (middleware, the API,
 the service, the broadcast to the channel layer), one move after another.
 
-    python -m bench.movebench --moves 2000 [--behind 1] [--profile 30] [--games-ahead N]
+    python -m bench.movebench --moves 2000 [--behind 1 | --processes 2] [--profile 30]
+        [--games-ahead N]
 
 Prints CPU ms a move and a GET of the mover's view (process time, so other load on the
 machine barely moves it), statements a move, on a PostgreSQL server of this machine the CPU
@@ -54,13 +55,20 @@ def main(argv=None) -> int:
     parser.add_argument("--behind", type=int, default=0, metavar="K",
                         help="before each move this process holds only the state K moves "
                              "back, as when other processes made the game's latest moves")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="the moves dealt in turn among N simulated processes, each "
+                             "with its own cache of game states (catching up from its "
+                             "own last move, as under load)")
     parser.add_argument("--games-ahead", type=int, default=0, metavar="N",
                         help="create N games before the first move and play them in "
                              "turn, none in the loop (bench.instructions: two runs of "
                              "different lengths then differ by their moves alone)")
     args = parser.parse_args(argv)
-    if args.moves < 1 or args.games_ahead < 0:
-        parser.error("--moves takes at least 1 and --games-ahead no negative number")
+    if args.moves < 1 or args.games_ahead < 0 or args.processes < 1:
+        parser.error("--moves and --processes take at least 1, --games-ahead no negative "
+                     "number")
+    if args.behind and args.processes > 1:
+        parser.error("--behind and --processes are two ways of being behind: take one")
     _setup()
     from django.db import connection
     from django.test import Client
@@ -100,6 +108,7 @@ def main(argv=None) -> int:
         raise SystemExit(f"reading a game's view answered {first.status_code}: "
                          f"{first.content[:200].decode(errors='replace')}")
     view = first.json()
+    processes = _Processes(args.processes) if args.processes > 1 else None
     # CPU, not wall time: waiting on PostgreSQL or Redis costs the process nothing
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     while moves < args.moves:
@@ -108,6 +117,8 @@ def main(argv=None) -> int:
             view = client.get(f"/api/v1/games/{game_id}", **auth[0]).json()
         seat = view["waiting_on"][0]
         k = next(by_user[uid] for uid, s in _seat_users(game_id).items() if s == seat)
+        if processes:
+            processes.for_get()
         t0 = time.process_time()
         mine = client.get(f"/api/v1/games/{game_id}", **auth[k]).json()
         get_cpu += time.process_time() - t0
@@ -116,6 +127,8 @@ def main(argv=None) -> int:
         body = {"seq": mine["seq"], "move": move}
         if args.behind:
             _hold_only(game_id, mine["seq"] - args.behind)
+        if processes:
+            processes.for_post()
         # counted by an execute wrapper: a query log would make Django's debug cursor do
         # work a site with DEBUG off does not
         counted = []
@@ -176,12 +189,41 @@ def _backends_cpu() -> dict[int, float] | None:
 
 
 def _hold_only(game_id: int, seq: int) -> None:
-    from games import state_cache
+    """Forget every state but the one after `seq` moves (made if this process lacks it)."""
+    from games import selectors, state_cache
+    from games.models import Game
 
     held = state_cache.get(game_id, seq)
+    if held is None:
+        game = Game.objects.get(pk=game_id)
+        held = selectors._replayed(game, selectors.initial_state(game.deal), 0, seq)
     state_cache.clear()
-    if held is not None:
-        state_cache.put(game_id, seq, held)
+    state_cache.put(game_id, seq, held)
+
+
+class _Processes:
+    """N web processes' caches of game states in this one: each move's POST is served by
+    the next process in turn, the GET before it by the process that made the last move
+    (it holds that state), as the load benchmark deals a game's seats between processes."""
+
+    def __init__(self, count: int):
+        from collections import OrderedDict
+
+        from games import state_cache
+
+        self.module = state_cache
+        self.caches = [OrderedDict() for _ in range(count)]
+        self.turn = 0
+
+    def use(self, k: int) -> None:
+        self.module._cache = self.caches[k % len(self.caches)]
+
+    def for_get(self) -> None:
+        self.use(self.turn - 1)
+
+    def for_post(self) -> None:
+        self.use(self.turn)
+        self.turn += 1
 
 
 _seat_cache: dict[int, dict[int, int]] = {}

@@ -26,11 +26,12 @@ def state_cache_clear() -> None:
     state_cache.clear()
 
 
-def state_cache_put_on_commit(game_id: int, seq: int, state: State) -> None:
-    """Remember a state once the transaction that produced it commits (at once outside a
-    transaction): a rolled-back move must never be served, nor a state read from rows
-    another transaction may still roll back."""
-    state_cache.put_on_commit(game_id, seq, state)
+def state_cache_put_on_commit(game_id: int, seq: int, state: State,
+                              facts: list | None = None) -> None:
+    """Remember a state (and the facts of the move that made it) once the transaction
+    that produced it commits (at once outside a transaction): a rolled-back move must
+    never be served, nor a state read from rows another transaction may still roll back."""
+    state_cache.put_on_commit(game_id, seq, state, facts)
 
 
 def initial_state(deal: dict) -> State:
@@ -79,15 +80,21 @@ def _state_at(game: Game, seq: int, log_tail: tuple[int, list] | None = None) ->
     state = state_cache.get(game.pk, seq)
     if state is not None:
         return state
+    state = _caught_up(game, seq, log_tail)
+    state_cache_put_on_commit(game.pk, seq, state)
+    return state
+
+
+def _caught_up(game: Game, seq: int, log_tail: tuple[int, list] | None) -> State:
+    """A new state after `seq` moves, made from the newest cached state before it (or the
+    deal) and the logged moves since."""
     held = state_cache.newest_upto(game.pk, seq)
     start, state = (held[0], held[1].clone()) if held else (0, initial_state(game.deal))
     logged = _logged(log_tail, start, seq)
     if logged is None:
-        state = _replayed(game, state, start, seq)
-    else:
-        for payload in logged:
-            state.apply(payload)
-    state_cache_put_on_commit(game.pk, seq, state)
+        return _replayed(game, state, start, seq)
+    for payload in logged:
+        state.apply(payload)
     return state
 
 
@@ -109,6 +116,17 @@ def game_state(game: Game, log_tail: tuple[int, list] | None = None) -> State | 
     return _state_at(game, game.seq, log_tail)
 
 
+def game_state_to_change(game: Game, log_tail: tuple[int, list] | None = None) -> State:
+    """The state after `game.seq` moves as a copy of the caller's own, to apply a move to
+    (game_state's, cloned). Not cached: the move's outcome is, once committed. A process
+    that did not make the game's last moves catches up on a copy already, which is
+    handed over as it is rather than cached and cloned again: each state is some thirty
+    lists, and the states made at every move are most of what the garbage collector
+    walks in a busy web process."""
+    state = state_cache.get(game.pk, game.seq)
+    return state.clone() if state is not None else _caught_up(game, game.seq, log_tail)
+
+
 def game_events(game: Game, *, upto: int | None = None) -> list[tuple[int, list[dict]]]:
     """The facts of every move of the log (games.engine.facts), as (seq after the move,
     events) pairs; `upto`: only the first `upto` moves."""
@@ -127,6 +145,9 @@ def _last_move_events(game: Game, log_tail: tuple[int, list] | None = None
 
     if game.deal is None or game.seq == 0:
         return []
+    facts = state_cache.facts(game.pk, game.seq)
+    if facts is not None:  # this process made the move
+        return [(game.seq, facts)]
     before = _state_at(game, game.seq - 1, log_tail)
     found = _logged(log_tail, game.seq - 1, game.seq) or rows.column(
         Move, "payload", f"SELECT payload FROM {Move._meta.db_table}"

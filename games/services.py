@@ -40,7 +40,7 @@ from .reviews import review_request
 from .selectors import (
     GameAndSeats,
     game_and_seats,
-    game_state,
+    game_state_to_change,
     initial_state,
     state_cache_put_on_commit,
 )
@@ -473,7 +473,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
             raise IllegalMove(_("a move must be a JSON object"))
         if "seat" in move:
             raise IllegalMove(_('a move must not name its "seat": the server fills it in'))
-        state = game_state(game, found.log_tail).clone()  # the cached state is shared
+        state = game_state_to_change(game, found.log_tail)
         full = {**move, "seat": seat.index}
         try:
             said = apply_told(state, full)  # applied once; its facts go to the game log
@@ -519,7 +519,7 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
         # sent only once the move is committed.
         views = broadcast.views_build(game, seats, state, events.view_parts(game),
                                       last_events=said, spectators=watchers.watched(game))
-        state_cache_put_on_commit(game.pk, game.seq, state)
+        state_cache_put_on_commit(game.pk, game.seq, state, said)
         # robust: the move stands; a failing broadcast or queue is logged, and clients
         # resync (a view on reconnect, or "fetch the game again" on a 409)
         transaction.on_commit(

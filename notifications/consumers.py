@@ -5,13 +5,14 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live import messages
+from games.live.dispatch_loop import ReaderPerSource
 
 from . import live
 
 CLOSE_UNAUTHORIZED = 4401
 
 
-class NoticeConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
+class NoticeConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.groups_joined: list[str] = []
         self.frames = messages.FrameBucket()

@@ -12,6 +12,7 @@ cards (challenge, add), a tuple of `(index, card)` pairs (reject), `(on, value)`
 """
 
 from .cards import FEATHERS, HAND_SIZE, MAX_LIMIT
+from .state import augment
 
 SUIT_LETTERS = "BRY"
 RANK_LETTERS = "123456789F"
@@ -396,18 +397,7 @@ def can_reject_all(unrejected: list, hand: list, rej: tuple) -> bool:
         options.append(opts)
     options.sort(key=len)
     owner: dict = {}
-
-    def augment(k: int, seen: set) -> bool:
-        for i in options[k]:
-            if i in seen:
-                continue
-            seen.add(i)
-            if i not in owner or augment(owner[i], seen):
-                owner[i] = k
-                return True
-        return False
-
-    return all(augment(k, set()) for k in range(len(options)))
+    return all(augment(options, owner, k, set()) for k in range(len(options)))
 
 
 def fast_game(deal: dict) -> FastState:

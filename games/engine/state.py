@@ -95,21 +95,24 @@ def can_reject_all(unrejected: list, hand: list, trump: str) -> bool:
         return True
     options.sort(key=len)
     owner: dict[int, int] = {}
-
-    def augment(k: int, seen: set) -> bool:
-        for i in options[k]:
-            if i in seen:
-                continue
-            seen.add(i)
-            if i not in owner or augment(owner[i], seen):
-                owner[i] = k
-                return True
-        return False
-
     for k in range(len(options)):  # a loop, not all(…): no generator to compile
-        if not augment(k, set()):
+        if not augment(options, owner, k, set()):
             return False
     return True
+
+
+def augment(options: list, owner: dict, k: int, seen: set) -> bool:
+    """An augmenting path for card k of can_reject_all's matching (`owner`: hand card ->
+    the card it rejects). A function of its own, not a closure: a closure that calls
+    itself is a reference cycle, garbage only the collector frees, at every call."""
+    for i in options[k]:
+        if i in seen:
+            continue
+        seen.add(i)
+        if i not in owner or augment(options, owner, owner[i], seen):
+            owner[i] = k
+            return True
+    return False
 
 
 class State:

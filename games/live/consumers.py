@@ -19,6 +19,7 @@ from ..models import Game
 from ..selectors import game_and_seats, game_view_for
 from ..visibility import can_watch, invite_given
 from . import anon_sockets, live_sockets, messages
+from .dispatch_loop import ReaderPerSource
 from .presence import apresence_leave, apresence_touch, presence_heartbeat
 from .watchers import game_watch_mark, watch_due, watch_missed
 from .ws_threads import HandshakeExpired, handshake_read
@@ -63,7 +64,7 @@ def _watchable(game_id: int, user, scope) -> bool:
     return can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given))
 
 
-class GameConsumer(messages.LenientJson, AsyncJsonWebsocketConsumer):
+class GameConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketConsumer):
     """ws/games/<id>/: sends {"type": "view", ...} on connect and after every change."""
 
     async def connect(self):

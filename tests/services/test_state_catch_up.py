@@ -103,3 +103,58 @@ def test_each_game_keeps_only_its_latest_states(monkeypatch):
     assert state_cache.newest_upto(7, 3) == (3, "state 3")
     assert state_cache.newest_upto(7, 2) is None
     state_cache.clear()
+
+
+def test_a_move_caught_up_from_an_older_state_caches_only_its_outcome(
+        ann, bob, cat, dan, django_capture_on_commit_callbacks):
+    # the caught-up state is the move's own copy: applied to at once, not cached and
+    # cloned again (one new state a move, not two, for the collector to walk)
+    game, held_seq, expected = _behind([ann, bob, cat, dan])
+    held = state_cache.get(game.pk, held_seq)
+    before = view(held, None)
+    seat = game.waiting_on[0]
+    move = random_legal_move(game, seat, random.Random(9))
+    state_cache_clear()
+    state_cache.put(game.pk, held_seq, held)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.move_play(game_id=game.pk, user=_user_at(game, seat), seq=game.seq,
+                           move=move)
+    expected.apply({**move, "seat": seat})
+    assert view(state_cache.get(game.pk, game.seq + 1), seat) == view(expected, seat)
+    assert state_cache.get(game.pk, game.seq) is None
+    assert view(held, None) == before  # the held state was not touched
+
+
+def test_the_state_a_move_changes_is_a_copy_of_the_cached_one(ann, bob, cat, dan):
+    game = _play_random(_started_game([ann, bob, cat, dan]), 3, random.Random(4))
+    state_cache_clear()
+    cached = game_state_rebuild(game)
+    state_cache.put(game.pk, game.seq, cached)
+    before = view(cached, None)
+    mine = selectors.game_state_to_change(game)
+    assert mine is not cached and view(mine, None) == before
+    seat = game.waiting_on[0]
+    mine.apply({**random_legal_move(game, seat, random.Random(5)), "seat": seat})
+    assert view(cached, None) == before
+    assert state_cache.get(game.pk, game.seq) is cached
+
+
+def test_the_process_that_made_the_last_move_tells_it_without_the_state_before_it(
+        ann, bob, cat, dan, monkeypatch, django_capture_on_commit_callbacks):
+    game = _play_random(_started_game([ann, bob, cat, dan]), 4, random.Random(6))
+    seat = game.waiting_on[0]
+    move = random_legal_move(game, seat, random.Random(7))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.move_play(game_id=game.pk, user=_user_at(game, seat), seq=game.seq,
+                           move=move)
+    game.refresh_from_db()
+    expected = selectors.game_events(game)[-1]
+
+    def no_state_before(*args, **kwargs):
+        raise AssertionError("read the state before the last move")
+
+    monkeypatch.setattr(selectors, "_state_at", no_state_before)
+    assert selectors._last_move_events(game) == [expected]
+    state_cache_clear()  # another process: it has no facts of that move
+    monkeypatch.undo()
+    assert selectors._last_move_events(game) == [expected]
