@@ -212,11 +212,11 @@ class _Processes:
         from games import state_cache
 
         self.module = state_cache
-        self.caches = [OrderedDict() for _ in range(count)]
+        self.caches = [(OrderedDict(), {}) for _ in range(count)]  # states, facts
         self.turn = 0
 
     def use(self, k: int) -> None:
-        self.module._cache = self.caches[k % len(self.caches)]
+        self.module._cache, self.module._facts = self.caches[k % len(self.caches)]
 
     def for_get(self) -> None:
         self.use(self.turn - 1)

@@ -269,3 +269,21 @@ def test_the_handoff_benchmark_refuses_a_bad_count_before_it_runs():
                           capture_output=True, text=True, timeout=300,
                           cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 2 and "--calls" in done.stderr
+
+
+def test_movebench_deals_moves_among_simulated_processes_each_with_states_of_its_own():
+    from bench.movebench import _Processes
+    from games import state_cache
+
+    held = state_cache._cache, state_cache._facts
+    try:
+        processes = _Processes(2)
+        processes.for_post()  # the first move, on process 0
+        state_cache.put(1, 5, "after move 5", facts=["said"])
+        processes.for_get()  # the next mover reads the view where the last move was made
+        assert state_cache.get(1, 5) == "after move 5"
+        assert state_cache.facts(1, 5) == ["said"]
+        processes.for_post()  # and posts to the other process, which holds none of it
+        assert state_cache.get(1, 5) is None and state_cache.facts(1, 5) is None
+    finally:
+        state_cache._cache, state_cache._facts = held
