@@ -8,7 +8,13 @@ server then lacked. The sockets stay aiohttp's.
 
 import asyncio
 import functools
+import time
 from urllib.parse import urlsplit
+
+# A kept connection idle this long is closed rather than used: uvicorn ends idle ones
+# after its --timeout-keep-alive (75 s in scripts/uvicorn.args), and one taken just as the
+# server ends it is reset under the request.
+IDLE_SECONDS = 50.0
 
 
 class HttpError(ConnectionError):
@@ -18,7 +24,7 @@ class HttpError(ConnectionError):
 class Http1:
     def __init__(self, timeout: float):
         self.timeout = timeout
-        self._idle: dict[str, list] = {}  # "host:port" -> idle (reader, writer) pairs
+        self._idle: dict[str, list] = {}  # "host:port" -> idle (reader, writer, since)
 
     async def request(self, method: str, url: str, body: bytes = b"",
                       headers: dict | None = None) -> tuple[int, bytes]:
@@ -38,25 +44,31 @@ class Http1:
                     status, answer, keep = await _read_answer(reader)
                 except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as e:
                     writer.close()
-                    # a kept connection ended with no answer (the server closes idle
-                    # ones): sent again on a new one; a move repeated carries its seq, so
-                    # the server refuses it rather than playing it twice
-                    if reused and isinstance(e, asyncio.IncompleteReadError) and not e.partial:
+                    # a kept connection ended (closed or reset) with no answer: the server
+                    # ends idle ones, unread; sent again on a new one (a move repeated
+                    # carries its seq, so the server refuses it rather than playing it twice)
+                    if reused and _ended_unanswered(e):
                         continue
                     raise HttpError(f"{method} {url}: {e!r}") from e
                 except BaseException:
                     writer.close()
                     raise
                 if keep:
-                    self._idle.setdefault(site, []).append((reader, writer))
+                    self._idle.setdefault(site, []).append((reader, writer, time.monotonic()))
                 else:
                     writer.close()
                 return status, answer
 
     async def _connection(self, host: str, port: int, site: str):
         idle = self._idle.get(site)
+        if idle and time.monotonic() - idle[0][2] > IDLE_SECONDS:
+            fresh = time.monotonic() - IDLE_SECONDS
+            for _reader, writer, since in idle:  # the oldest first: the rest are newer
+                if since < fresh:
+                    writer.close()
+            idle[:] = [entry for entry in idle if entry[2] >= fresh]
         while idle:
-            reader, writer = idle.pop()
+            reader, writer, _since = idle.pop()
             if not writer.is_closing() and not reader.at_eof():
                 return True, (reader, writer)
             writer.close()
@@ -64,9 +76,18 @@ class Http1:
 
     def close(self) -> None:
         for idle in self._idle.values():
-            for _, writer in idle:
+            for _reader, writer, _since in idle:
                 writer.close()
         self._idle.clear()
+
+
+def _ended_unanswered(e: BaseException) -> bool:
+    """Whether the connection ended with no answer: closed with nothing read, or reset
+    (how a server's end of an idle connection meets a request written into it; a move
+    sent again after a rarer reset mid-answer is refused by its seq)."""
+    if isinstance(e, asyncio.IncompleteReadError):
+        return not e.partial
+    return isinstance(e, (ConnectionResetError, BrokenPipeError))
 
 
 @functools.lru_cache(maxsize=16_384)  # a table's few addresses, asked at every move

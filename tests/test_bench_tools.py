@@ -5,6 +5,8 @@ import argparse
 import asyncio
 import gc
 import os
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -101,11 +103,14 @@ def test_the_collector_is_off_for_the_window_and_collects_its_garbage_after():
     assert garbage[0] >= 100  # the window's cycles, freed once it ended
 
 
-def _serve(answers: list[bytes], seen: list[bytes]):
+def _serve(answers: list[bytes], seen: list[bytes], connections: list | None = None):
     """A server answering each request it reads with the next of `answers`; b"" closes
-    the connection instead of answering (an idle keep-alive connection the server ended)."""
+    the connection instead of answering (an idle keep-alive connection the server ended),
+    b"RST" resets it (closed with the request unread: the peer gets a reset)."""
 
     async def handle(reader, writer):
+        if connections is not None:
+            connections.append(writer)
         while answers:
             try:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -114,6 +119,11 @@ def _serve(answers: list[bytes], seen: list[bytes]):
             length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
             seen.append(head + await reader.readexactly(length))
             answer = answers.pop(0)
+            if answer == b"RST":
+                writer.get_extra_info("socket").setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                writer.transport.abort()
+                return
             if not answer:
                 break
             writer.write(answer)
@@ -123,15 +133,17 @@ def _serve(answers: list[bytes], seen: list[bytes]):
     return asyncio.start_server(handle, "127.0.0.1", 0)
 
 
-def _exchange(answers, calls):
+def _exchange(answers, calls, connections=None, between=None):
     async def main():
         seen: list[bytes] = []
-        server = await _serve(answers, seen)
+        server = await _serve(answers, seen, connections)
         port = server.sockets[0].getsockname()[1]
         client = http1.Http1(timeout=5)
         results = []
         try:
             for body in calls:
+                if between is not None and results:
+                    between()
                 results.append(await client.request(
                     "POST", f"http://127.0.0.1:{port}/api/v1/x?y=1", body,
                     {"Authorization": "Bearer t"}))
@@ -161,6 +173,37 @@ def test_a_kept_connection_ended_without_an_answer_is_replaced_and_the_request_s
     results, seen = _exchange(answers, [b"{}", b'{"n": 2}'])
     assert results == [(200, b"ok"), (200, b"again")]
     assert [s.endswith(b'{"n": 2}') for s in seen] == [False, True, True]
+
+
+def test_a_kept_connection_reset_under_the_request_is_replaced_and_the_request_sent_anew():
+    answers = [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", b"RST",
+               b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nagain"]
+    results, seen = _exchange(answers, [b"{}", b'{"n": 2}'])
+    assert results == [(200, b"ok"), (200, b"again")]
+    assert [s.endswith(b'{"n": 2}') for s in seen] == [False, True, True]
+
+
+def test_a_new_connection_reset_under_the_request_is_an_error():
+    with pytest.raises(ConnectionError, match="ConnectionResetError"):
+        _exchange([b"RST"], [b"{}"])
+
+
+def test_a_connection_idle_past_the_limit_is_closed_not_reused(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(http1.time, "monotonic", lambda: now[0])
+
+    def later():
+        now[0] += http1.IDLE_SECONDS + 1
+
+    connections: list = []
+    ok = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+    results, _seen = _exchange([ok, ok, ok], [b"{}", b"{}"], connections, later)
+    assert results == [(200, b"ok"), (200, b"ok")]
+    assert len(connections) == 2
+    now[0] = 1000.0
+    connections.clear()
+    results, _seen = _exchange([ok, ok, ok], [b"{}", b"{}"], connections)
+    assert len(connections) == 1  # within the limit: kept
 
 
 def test_an_answer_that_is_not_http_is_an_error_of_the_connection():
