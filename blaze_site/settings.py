@@ -464,8 +464,11 @@ BLAZE_MAX_RECORD_BYTES = env.int("BLAZE_MAX_RECORD_BYTES", default=1_000_000)
 # refused before they are read (blaze_site/body_limit.py); Django's own cap is the same.
 BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_BYTES + 65_536)
 # HTTP requests of one web process running Django's synchronous code at once; the rest
-# wait in the event loop (blaze_site/sync_gate.py). 0: no limit (a thread each).
-WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=2)
+# wait in the event loop (blaze_site/sync_gate.py). 0: no limit (a thread each). A move
+# spends most of its time on its thread waiting (PostgreSQL's round trips, the GIL back):
+# with two threads a process's requests queued behind those waits; six overlap them, at
+# the same CPU a move (docs/live-play.md, session 32: 1,000 tables, runs in turn).
+WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=6)
 # A socket's handshake reads are skipped past this: the web server has dropped it by then.
 # daphne's --websocket_connect_timeout default (docs/upgrades.md).
 WS_HANDSHAKE_SECONDS = env.float("WS_HANDSHAKE_SECONDS", default=5.0)
