@@ -167,16 +167,10 @@ def test_requests_share_a_kept_connection_and_read_lengths_and_chunks():
     assert first.endswith('\r\n\r\n{"seq": 1}')
 
 
-def test_a_kept_connection_ended_without_an_answer_is_replaced_and_the_request_sent_anew():
-    answers = [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", b"",
-               b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nagain"]
-    results, seen = _exchange(answers, [b"{}", b'{"n": 2}'])
-    assert results == [(200, b"ok"), (200, b"again")]
-    assert [s.endswith(b'{"n": 2}') for s in seen] == [False, True, True]
-
-
-def test_a_kept_connection_reset_under_the_request_is_replaced_and_the_request_sent_anew():
-    answers = [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", b"RST",
+@pytest.mark.parametrize("ending", [b"", b"RST"], ids=["closed", "reset"])
+def test_a_kept_connection_ended_without_an_answer_is_replaced_and_the_request_sent_anew(
+        ending):
+    answers = [b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", ending,
                b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nagain"]
     results, seen = _exchange(answers, [b"{}", b'{"n": 2}'])
     assert results == [(200, b"ok"), (200, b"again")]
