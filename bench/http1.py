@@ -61,12 +61,9 @@ class Http1:
 
     async def _connection(self, host: str, port: int, site: str):
         idle = self._idle.get(site)
-        if idle and time.monotonic() - idle[0][2] > IDLE_SECONDS:
-            fresh = time.monotonic() - IDLE_SECONDS
-            for _reader, writer, since in idle:  # the oldest first: the rest are newer
-                if since < fresh:
-                    writer.close()
-            idle[:] = [entry for entry in idle if entry[2] >= fresh]
+        stale = time.monotonic() - IDLE_SECONDS
+        while idle and idle[0][2] < stale:  # kept in the order they went idle
+            idle.pop(0)[1].close()
         while idle:
             reader, writer, _since = idle.pop()
             if not writer.is_closing() and not reader.at_eof():
