@@ -213,10 +213,12 @@ def _game_and_seats_sql(tables: tuple, with_moves: bool, lock: bool) -> str:
             f"{rows.lock_clause('g') if lock else ''}")
 
 
-def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
+def game_and_seats(game_id: int, *, lock: bool = False,
+                   opens: bool = False) -> GameAndSeats | None:
     """The game row and its seats with their users, in one statement (lib.rows: every
     move and every view read them); `lock`: the game row locked until the transaction
-    ends (call inside transaction.atomic()). None: no such game.
+    ends (call inside transaction.atomic()); `opens`: see lib.rows.select. None: no
+    such game.
 
     On PostgreSQL the same statement brings the moves this process's cached state lacks
     (from the newest state held, and the move before it for its words): a process that
@@ -232,7 +234,7 @@ def game_and_seats(game_id: int, *, lock: bool = False) -> GameAndSeats | None:
               ] if lock else []
     sql = _game_and_seats_sql(tuple(t for _name, t in tables), since is not None, lock)
     params = [game_id] if since is None else [game_id, since, game_id]
-    found = rows.select(sql, params)
+    found = rows.select(sql, params, opens=opens)
     if not found:
         return None
     game = g.load(found[0])

@@ -62,10 +62,11 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-def _locked_game_and_seats(game_id: int) -> GameAndSeats:
+def _locked_game_and_seats(game_id: int, *, opens: bool = False) -> GameAndSeats:
     """The game row, locked, and its seats with their users, in one statement (the move
-    path: see lib.rows). Call inside transaction.atomic()."""
-    found = game_and_seats(game_id, lock=True)
+    path: see lib.rows). Call inside transaction.atomic(); `opens`: as its first statement,
+    the block the outermost (rows.select)."""
+    found = game_and_seats(game_id, lock=True, opens=opens)
     if found is None:
         raise GameNotFound()
     return found
@@ -447,8 +448,10 @@ def move_play_view_json(*, game_id: int, user, seq, move) -> str:
 def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=False):
     if limited and user is not None and user.is_authenticated:
         rate_limit_user(user, "move")
+    # the outermost block: its BEGIN and COMMIT go with its first and last statements
+    owns = not transaction.get_connection().in_atomic_block
     with transaction.atomic(), events.write_scope():
-        found = _locked_game_and_seats(game_id)
+        found = _locked_game_and_seats(game_id, opens=owns)
         game, seats = found
         if bot_seat is not None:
             seat = next((s for s in seats if s.index == bot_seat and s.bot_level), None)
@@ -504,27 +507,37 @@ def _move(*, game_id, user, seq, move, bot_seat=None, queue_bots=True, limited=F
             game.waiting_on = []
             fields += ["status", "finished"]
         # The listeners' writes (the clocks) travel with the move's own statement: one
-        # round trip; they see `game` as it is about to be written.
+        # round trip; they see `game` as it is about to be written. A move that ends
+        # nothing writes nothing after it: COMMIT goes in that round trip too, so its
+        # views are built first.
+        ends = state.finished or capped
         with rows.one_round_trip():
             events.move_played.send(game=game, seat=seat.index, move=full, state=state,
                                     seats=seats)
-            rows.insert_and_update(move_row, game, fields)
+            if not ends:
+                views = _views_build(game, seats, state, said)
+            rows.insert_and_update(move_row, game, fields, commits=owns and not ends)
         if state.finished:
             events.game_ended.send(game=game, reason=events.FINISHED)
             review_request(game=game, seats=seats)
         elif capped:
             events.game_ended.send(game=game, reason=events.ABORTED)
             log.warning("game %s drawn at the move cap (%s moves)", game.pk, game.seq)
-        # Every seat's view, built once (the clocks just written, the rest from memory);
-        # sent only once the move is committed.
-        views = broadcast.views_build(game, seats, state, events.view_parts(game),
-                                      last_events=said, spectators=watchers.watched(game))
+        if ends:
+            views = _views_build(game, seats, state, said)
         state_cache_put_on_commit(game.pk, game.seq, state, said)
         # robust: the move stands; a failing broadcast or queue is logged, and clients
         # resync (a view on reconnect, or "fetch the game again" on a 409)
         transaction.on_commit(
             lambda: _after_move(game, views, bot_seats if queue_bots else set()), robust=True)
     return game, views
+
+
+def _views_build(game: Game, seats, state, said):
+    """Every seat's view, built once (the clocks just charged, the rest from memory); sent
+    only once the move is committed."""
+    return broadcast.views_build(game, seats, state, events.view_parts(game),
+                                 last_events=said, spectators=watchers.watched(game))
 
 
 def _after_move(game: Game, views, bot_seats: set[int]) -> None:
