@@ -32,6 +32,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import JSONField
 
+from lib import round_trips
 from lib.postgresql.timestamps import use_compiled_loader
 
 # UPDATEs held back to travel with the next statement (one_round_trip): [(sql, params)]
@@ -103,8 +104,6 @@ def _field_converters(model, attname: str, vendor: str):
 
 
 _TIMESTAMPTZ_OID = psycopg.postgres.types["timestamptz"].oid
-_IDLE = psycopg.pq.TransactionStatus.IDLE
-_INTRANS = psycopg.pq.TransactionStatus.INTRANS
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
 _UNREAD = object()
 
@@ -164,7 +163,7 @@ def column(model, attname: str, sql: str, params) -> list:
 def select(sql: str, params, *, opens: bool = False) -> list[tuple]:
     """The rows `sql` selects. `opens`: the caller's transaction.atomic() is the outermost
     and this is its first statement: on PostgreSQL its BEGIN goes in the same round trip
-    (see _pipelined)."""
+    (lib.round_trips)."""
     flush()
     db = _db()
     with _cursor(db) as cursor:
@@ -207,7 +206,9 @@ class _LoggedCursor(CursorDebugWrapper):
     of a prepared statement's run, where Django's debug cursor would read it."""
 
     def execute(self, sql, params=None):
-        with self.debug_sql(self.db.ops.compose_sql(sql, params or ())):
+        # without parameters the text is sent as it is (a % in it is no mark)
+        text = sql if params is None else self.db.ops.compose_sql(sql, params)
+        with self.debug_sql(text):
             return CursorWrapper.execute(self, sql, params)
 
 
@@ -229,7 +230,7 @@ def _execute(db, cursor, statements: list[tuple[str, list]], *, opens: bool = Fa
              commits: bool = False) -> None:
     """Send the statements, as one where they fold into one (_fold), and leave the cursor
     on the last one's result. `opens`, `commits`: BEGIN before them, COMMIT after them,
-    in the same round trip where the connection allows (_pipelined)."""
+    in the same round trip where the connection allows (lib.round_trips)."""
     statements = _fold(db, statements)
     if not _binds_on_server(db) or isinstance(cursor.cursor, psycopg.ClientCursor):
         _send_text(db, cursor, statements)
@@ -243,12 +244,12 @@ def _execute(db, cursor, statements: list[tuple[str, list]], *, opens: bool = Fa
     if raw in _outdated:  # psycopg forgets its prepared statements on seeing this
         _outdated.discard(raw)
         cursor.execute("DEALLOCATE ALL")
-    opens = opens and _may_open(db, raw)
-    commits = commits and _opened_here(db, raw)
+        round_trips.forget(raw)
     try:
-        if opens or commits:
-            with db.wrap_database_errors:  # raised at the pipeline's end, not in execute
-                _pipelined(raw, cursor, statements, opens=opens, commits=commits)
+        if opens and round_trips.may_open(db, raw, statements):
+            round_trips.open_with(raw, cursor, *statements[0])
+        elif commits and round_trips.opened_here(db, raw):
+            round_trips.commit_with(raw, cursor, statements)
         else:
             for sql, params in statements:
                 cursor.execute(sql, params)
@@ -256,45 +257,6 @@ def _execute(db, cursor, statements: list[tuple[str, list]], *, opens: bool = Fa
         if _stale(exc):
             _outdated.add(raw)
         raise
-
-
-# A move's transaction is four round trips as psycopg runs it: BEGIN (alone, sent before
-# the first statement), the locked read, the write, COMMIT. Under load each costs its
-# thread about a millisecond, mostly waiting for the GIL back. In pipeline mode BEGIN goes
-# with the read and COMMIT with the write: two. psycopg sends BEGIN alone even in a
-# pipeline, so the transaction is begun here, with psycopg's connection in autocommit (it
-# then adds no BEGIN); Django's own flags are untouched: its commit() at the end of the
-# atomic block finds the transaction committed (psycopg's commit() does nothing on an
-# idle connection) or sends COMMIT itself, and its rollback() sends ROLLBACK.
-
-
-def _may_open(db, raw) -> bool:
-    """Whether BEGIN can go with the first statement: in an atomic block (Django's
-    autocommit off) before any statement (psycopg's connection idle), pipelines available."""
-    return (db.in_atomic_block and not db.get_autocommit() and not raw.autocommit
-            and raw.info.transaction_status == _IDLE and psycopg.Pipeline.is_supported())
-
-
-def _opened_here(db, raw) -> bool:
-    """Whether the transaction under way was begun by _pipelined: psycopg's connection in
-    autocommit inside Django's atomic block is only ever set so there."""
-    return (db.in_atomic_block and not db.get_autocommit() and raw.autocommit
-            and raw.info.transaction_status == _INTRANS)
-
-
-def _pipelined(raw, cursor, statements, *, opens: bool, commits: bool) -> None:
-    """The statements with BEGIN before and/or COMMIT after, one round trip: the pipeline's
-    one Sync at its end; each result lands on its own cursor then (COMMIT on another, so
-    `cursor` keeps the last statement's)."""
-    if opens:
-        raw.autocommit = True
-    with raw.pipeline():
-        if opens:
-            psycopg.Cursor(raw).execute(b"BEGIN", prepare=False)
-        for sql, params in statements:
-            cursor.execute(sql, params)
-        if commits:
-            psycopg.Cursor(raw).execute(b"COMMIT", prepare=False)
 
 
 def _send_text(db, cursor, statements: list[tuple[str, list]]) -> None:
@@ -506,7 +468,7 @@ def insert_and_update(new, instance, attnames, *, commits: bool = False) -> None
     the database allows an INSERT inside WITH (PostgreSQL); two statements elsewhere.
     The UPDATEs one_round_trip holds go out before it, in the same round trip.
     `commits`: the transaction's last statement, its atomic block the outermost and begun
-    by select(opens=True): COMMIT goes in the same round trip (see _pipelined); nothing
+    by select(opens=True): COMMIT goes in the same round trip (lib.round_trips); nothing
     may read or write after it in the block."""
     db = _db()
     if db.vendor != "postgresql":

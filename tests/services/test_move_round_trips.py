@@ -149,3 +149,82 @@ def test_the_move_that_ends_a_game_commits_the_end_with_it():
     # game_ended's listeners ran in the move's transaction: the clocks stopped
     assert not SeatClock.objects.filter(game=game, running_since__isnull=False).exists()
     assert transaction.get_autocommit()
+
+
+def _sql_prepared() -> list[str]:
+    """The statements SQL's PREPARE made on this connection, their names left out."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT regexp_replace(statement, '^PREPARE [a-z_0-9]+ AS ', '')"
+                       " FROM pg_prepared_statements WHERE from_sql ORDER BY statement")
+        return [text for (text,) in cursor.fetchall()]
+
+
+def _locked_reads() -> list[str]:
+    return [text for text in _sql_prepared() if "FOR UPDATE" in text]
+
+
+def _play(game) -> None:
+    game.refresh_from_db()
+    seat, move = _move_of(game)
+    services.move_play(game_id=game.pk, user=user_at(game, seat), seq=game.seq, move=move)
+
+
+def test_a_moves_statements_are_prepared_once_a_connection_and_run_by_name_after():
+    game = _game()
+    for _ in range(6):
+        _play(game)
+    prepared = _sql_prepared()
+    assert len(_locked_reads()) == 1 and any("INSERT INTO" in t for t in prepared)
+    assert len(set(prepared)) == len(prepared)  # none prepared twice
+
+
+@pytest.mark.parametrize("how", ["psycopg", "behind its back"])
+def test_a_move_after_the_prepared_statements_were_dropped_prepares_its_read_again(how):
+    game = _game()
+    _play(game)
+    if how == "psycopg":  # psycopg's rollback() sends DEALLOCATE ALL
+        with pytest.raises(IllegalMove):
+            services.move_play(game_id=game.pk, user=user_at(game, game_state(game).waiting_on[0]),
+                               seq=Game.objects.get(pk=game.pk).seq, move={"move": "no such"})
+    else:
+        connection.connection.execute("DEALLOCATE ALL", prepare=False)
+    assert _sql_prepared() == []
+    seq = Game.objects.get(pk=game.pk).seq
+    _play(game)
+    assert Game.objects.get(pk=game.pk).seq == seq + 1
+    assert len(_locked_reads()) == 1 and len(_sql_prepared()) == 2  # the read, the write
+
+
+def test_without_prepared_statements_a_move_is_still_two_round_trips(settings):
+    settings.DB_PREPARED_STATEMENTS = False
+    game = _game()
+    seat, move = _move_of(game)
+    user = user_at(game, seat)
+    user.language  # noqa: B018 (read before the count)
+    before = _sql_prepared()  # (the connection may come from an earlier test)
+    with _round_trips() as counted:
+        services.move_play(game_id=game.pk, user=user, seq=game.seq, move=move)
+    assert counted[0] == 2, counted[1]
+    assert _sql_prepared() == before and Game.objects.get(pk=game.pk).seq == game.seq + 1
+
+
+def test_values_written_into_the_committing_query_read_back_as_the_orm_wrote_them():
+    from django.utils import timezone
+
+    from lib import rows
+
+    game = _game()
+    when = timezone.now().replace(microsecond=123456)
+    payload = {"move": "x", "note": "100% 'quoted' \\\\ \"back\" ñ %s $1", "n": 1.1,
+               "deep": [None, True]}
+    with _round_trips() as counted, transaction.atomic():
+        rows.select("SELECT id FROM games_game WHERE id = %s FOR UPDATE", [game.pk], opens=True)
+        game.seq += 1
+        game.waiting_on = [3, 1]
+        game.bot_turn_since = when
+        move = Move(game=game, seq=game.seq - 1, seat=2, payload=payload)
+        rows.insert_and_update(move, game, ["seq", "waiting_on", "bot_turn_since"], commits=True)
+    assert counted[0] == 2, counted[1]  # BEGIN with the read, COMMIT with the write
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.seq, stored.waiting_on, stored.bot_turn_since) == (game.seq, [3, 1], when)
+    assert Move.objects.get(pk=move.pk).payload == payload
