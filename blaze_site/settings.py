@@ -469,6 +469,9 @@ BLAZE_MAX_BODY_BYTES = env.int("BLAZE_MAX_BODY_BYTES", default=BLAZE_MAX_RECORD_
 # with two threads a process's requests queued behind those waits; six overlap them, at
 # the same CPU a move (docs/live-play.md, session 32: 1,000 tables, runs in turn).
 WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=6)
+# A web process's threads under SCHED_BATCH (Linux): a thread woken by another of its
+# process does not preempt the one running, which often holds the GIL (blaze_site.scheduling)
+WEB_SCHED_BATCH = env.bool("WEB_SCHED_BATCH", default=True)
 # A socket's handshake reads are skipped past this: the web server has dropped it by then.
 # daphne's --websocket_connect_timeout default (docs/upgrades.md).
 WS_HANDSHAKE_SECONDS = env.float("WS_HANDSHAKE_SECONDS", default=5.0)

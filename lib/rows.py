@@ -15,7 +15,8 @@ statements last as long as the connection and survive a rollback; when the serve
 them (DISCARD ALL) or a migration changed a result's shape, the statement that finds out
 fails and the next one prepares them again. DB_PREPARED_STATEMENTS=0 turns them off (a
 pooler that resets sessions between transactions, such as PgBouncer in transaction mode).
-Writes held for one round trip go as one statement (data-modifying WITH parts).
+Writes held for one round trip go as one statement (data-modifying WITH parts). A move's
+BEGIN goes with its read and its COMMIT with its write (lib.round_trips).
 """
 
 import json
