@@ -10,10 +10,9 @@ django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application
 from django.conf import settings  # noqa: E402
 
 from .http_threads import ThreadedWSGIHandler  # noqa: E402
-from .scheduling import batch_policy  # noqa: E402
+from .scheduling import choose_policy  # noqa: E402
 
-if settings.WEB_SCHED_BATCH:  # before any thread of the process starts: they inherit it
-    batch_policy()
+choose_policy(settings.WEB_SCHED_BATCH)  # before the process starts threads: they inherit it
 
 # the threads that serve HTTP requests (no limit at the gate: as many as a busy site uses)
 django_asgi_app = ThreadedWSGIHandler(settings.WEB_SYNC_THREADS or 32)

@@ -13,13 +13,15 @@ same (nice 0); any process may choose it, without privileges.
 import os
 
 
-def batch_policy() -> bool:
-    """Put the calling thread under SCHED_BATCH, and with it the threads it starts from
-    now on (they inherit it). False where the system has no such policy or refuses."""
+def choose_policy(batch: bool) -> bool:
+    """Put the calling thread under SCHED_BATCH (`batch`) or the default SCHED_OTHER, and
+    with it the threads it starts from now on (they inherit it, as do child processes).
+    False where the system has no such policies or refuses."""
     if not hasattr(os, "SCHED_BATCH"):
         return False
     try:
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+        os.sched_setscheduler(0, os.SCHED_BATCH if batch else os.SCHED_OTHER,
+                              os.sched_param(0))
     except OSError:
         return False
     return True
