@@ -1,5 +1,5 @@
 """A move outside any transaction is two round trips to PostgreSQL: BEGIN goes with its
-locked read, COMMIT with its write (lib.rows._pipelined). Whatever fails on the way
+locked read, COMMIT with its write (lib.round_trips). Whatever fails on the way
 leaves nothing written and the connection as Django expects it."""
 
 import os
