@@ -62,49 +62,38 @@ def open_with(raw, cursor, sql: str, params: list[int]) -> None:
     in a transaction begun anew."""
     known = _prepared.setdefault(raw, {})
     raw.autocommit = True
-    threshold = raw.prepare_threshold
-    raw.prepare_threshold = None  # a simple query: psycopg must not prepare it
     try:
         try:
-            parts = _query(known, sql, params)
-            cursor.execute("; ".join(parts))
+            parts = _opening(known, sql, params)
+            _send(raw, cursor, parts)
         except DatabaseError as exc:
             if len(parts) == 3 or getattr(exc.__cause__, "sqlstate", None) != "26000":
                 raise
             known.clear()  # DEALLOCATE ALL: every statement of the connection is gone
-            cursor.execute("ROLLBACK")  # the transaction the failed query began
-            parts = _query(known, sql, params)
-            cursor.execute("; ".join(parts))
+            _send(raw, cursor, ["ROLLBACK"])  # the transaction the failed query began
+            parts = _opening(known, sql, params)
+            _send(raw, cursor, parts)
     except Exception:
         known.pop(sql, None)
         raise
-    finally:
-        raw.prepare_threshold = threshold
     for _ in parts[1:]:
         cursor.nextset()
 
 
-def _query(known: dict, sql: str, params: list[int]) -> list[str]:
-    """The simple query's statements, noting the name of a statement prepared in it."""
-    values = f"({', '.join(str(p) for p in params)})" if params else ""
+def _opening(known: dict, sql: str, params: list[int]) -> list[str]:
+    """The opening query's statements: BEGIN, then the statement, run by name (its
+    integers written in) after a PREPARE where the connection has none yet."""
     if not settings.DB_PREPARED_STATEMENTS:
         return ["BEGIN", _inlined(sql, params)]
-    if sql in known:
-        return ["BEGIN", f"EXECUTE {known[sql]}{values}"]
-    name = known[sql] = f"blaze_rows_{next(_names)}"
-    return [f"PREPARE {name} AS {_numbered(sql)}", "BEGIN", f"EXECUTE {name}{values}"]
-
-
-def forget(raw) -> None:
-    """The server dropped the connection's prepared statements (DEALLOCATE ALL)."""
-    _prepared.pop(raw, None)
+    *prepare, run = _by_name(known, sql, f"({', '.join(map(str, params))})" if params else "")
+    return [*prepare, "BEGIN", run]
 
 
 def commit_with(raw, cursor, statements) -> None:
-    """The statements then COMMIT, one simple query: each run by the name SQL's PREPARE
-    gave it on the connection (prepared in the query the first time), its values written
-    into the text by psycopg's client-side binding (the dumpers of server-side binding,
-    quoted). The cursor is left on the last statement's result."""
+    """The statements then COMMIT, one simple query: each run by name (prepared in the
+    query the first time on the connection), its values written into the text by psycopg's
+    client-side binding (the dumpers of server-side binding, quoted). The cursor is left
+    on the last statement's result."""
     known = _prepared.setdefault(raw, {})
     binder = psycopg.ClientCursor(raw)
     texts = []
@@ -112,25 +101,42 @@ def commit_with(raw, cursor, statements) -> None:
         if not settings.DB_PREPARED_STATEMENTS:
             texts.append(binder.mogrify(sql, params))
             continue
-        name = known.get(sql)
-        if name is None:
-            name = known[sql] = f"blaze_rows_{next(_names)}"
-            texts.append(f"PREPARE {name} AS {_numbered(sql)}")
-        marks = f"({', '.join(['%s'] * len(params))})" if params else ""
-        texts.append(binder.mogrify(f"EXECUTE {name}{marks}", params))
+        *prepare, run = _by_name(known, sql, f"({', '.join(['%s'] * len(params))})"
+                                 if params else "")
+        texts += [*prepare, binder.mogrify(run, params)]
     texts.append("COMMIT")
-    threshold = raw.prepare_threshold
-    raw.prepare_threshold = None
     try:
-        cursor.execute("; ".join(texts))
+        _send(raw, cursor, texts)
     except Exception:
         for sql, _params in statements:  # a PREPARE in a failed transaction is undone
             known.pop(sql, None)
         raise
-    finally:
-        raw.prepare_threshold = threshold
     for _ in texts[:-2]:  # (COMMIT's result comes after the last statement's)
         cursor.nextset()
+
+
+def _by_name(known: dict, sql: str, arguments: str) -> list[str]:
+    """[PREPARE, where the connection has not the statement yet,] EXECUTE of it."""
+    name = known.get(sql)
+    if name is not None:
+        return [f"EXECUTE {name}{arguments}"]
+    name = known[sql] = f"blaze_rows_{next(_names)}"
+    return [f"PREPARE {name} AS {_numbered(sql)}", f"EXECUTE {name}{arguments}"]
+
+
+def _send(raw, cursor, texts: list[str]) -> None:
+    """The texts as one simple query (psycopg would prepare it, statements and all)."""
+    threshold = raw.prepare_threshold
+    raw.prepare_threshold = None
+    try:
+        cursor.execute("; ".join(texts))
+    finally:
+        raw.prepare_threshold = threshold
+
+
+def forget(raw) -> None:
+    """The server dropped the connection's prepared statements (DEALLOCATE ALL)."""
+    _prepared.pop(raw, None)
 
 
 def _numbered(sql: str) -> str:
