@@ -52,6 +52,9 @@ STALL_SECONDS = 30.0
 RESYNC_SECONDS = 5.0
 PING_SECONDS = 25.0
 PING_TEXT = '{"type":"ping"}'  # as the table page sends it, encoded once
+# a lost socket tries again as the table page does (static/js/table/socket.js: 1 s, 2 s,
+# 4 s ... at most 30 s), each pause spread by half either way as devices' clocks are
+RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS = 1.0, 30.0
 
 
 async def _resync(ws) -> None:
@@ -206,6 +209,7 @@ class Game:
         url = self.ws_urls[k].replace("http", "ws", 1)
         url += f"/ws/games/{self.game_id}/?token={self.tokens[k]}"
         first = True
+        pause = RECONNECT_FIRST_SECONDS
         while not self.done.is_set():
             try:
                 async with self.session.ws_connect(url, max_msg_size=0) as ws:
@@ -213,6 +217,7 @@ class Game:
                     if not first:
                         self.run.reconnects += 1
                     first = False
+                    pause = RECONNECT_FIRST_SECONDS
                     pinger = asyncio.create_task(self._pinger(ws))
                     try:
                         async for msg in ws:
@@ -225,8 +230,9 @@ class Game:
                     self.run.fault("socket closed", f"game {self.game_id} seat {k}")
             except (TimeoutError, aiohttp.ClientError, OSError) as e:
                 self.run.fault("socket error", repr(e))
-            if not self.done.is_set():
-                await asyncio.sleep(0.5 + self.rng.random())  # reconnect, then resync
+            if not self.done.is_set():  # reconnect, then resync
+                await asyncio.sleep(pause * (0.5 + self.rng.random()))
+                pause = min(pause * 2, RECONNECT_MAX_SECONDS)
 
     async def _pinger(self, ws):
         while True:

@@ -12,14 +12,18 @@ from . import live
 CLOSE_UNAUTHORIZED = 4401
 
 
-class NoticeConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketConsumer):
+class NoticeConsumer(ReaderPerSource, messages.ReadableRefusal, messages.LenientJson,
+                     AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.groups_joined: list[str] = []
         self.frames = messages.FrameBucket()
         user = self.scope.get("user")
+        if self.scope.get("handshake_late"):  # games.live.ws_auth: the client tries again
+            await self.close()
+            return
         if self.scope.get("token_invalid") or user is None or not user.is_authenticated \
                 or getattr(user, "is_guest", False):
-            await self.close(code=CLOSE_UNAUTHORIZED)
+            await self.refuse(CLOSE_UNAUTHORIZED)
             return
         self.user_id = user.pk
         # closed like a table's socket when the session logs out or the token is revoked

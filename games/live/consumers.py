@@ -64,7 +64,8 @@ def _watchable(game_id: int, user, scope) -> bool:
     return can_watch(game, user, invite=invite_given(scope.get("session"), game_id, given))
 
 
-class GameConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketConsumer):
+class GameConsumer(ReaderPerSource, messages.ReadableRefusal, messages.LenientJson,
+                   AsyncJsonWebsocketConsumer):
     """ws/games/<id>/: sends {"type": "view", ...} on connect and after every change."""
 
     async def connect(self):
@@ -76,8 +77,11 @@ class GameConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketCons
         self.frames = messages.FrameBucket()
         user = self.scope.get("user")
         self.language = language_of_socket(self.scope)  # its log lines and names in it
+        if self.scope.get("handshake_late"):
+            await self.close()  # as below: the client tries again
+            return
         if self.scope.get("token_invalid"):
-            await self.close(code=CLOSE_UNAUTHORIZED)
+            await self.refuse(CLOSE_UNAUTHORIZED)
             return
         # Anonymous visitors may watch public games (no presence).
         self.user_id = user.pk if user is not None and user.is_authenticated else None
@@ -85,7 +89,7 @@ class GameConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketCons
         self.reader_class = messages.GUEST if guest else messages.MEMBER
         if self.user_id is None:
             if not anon_sockets.claim(self.scope):
-                await self.close(code=CLOSE_TOO_MANY)
+                await self.refuse(CLOSE_TOO_MANY)
                 return
             self.anon_claimed = True
         await self._join(self._auth_group())
@@ -102,7 +106,7 @@ class GameConsumer(ReaderPerSource, messages.LenientJson, AsyncJsonWebsocketCons
         if not watchable:
             # A game one may not watch is as good as missing.
             self._anon_release()
-            await self.close(code=CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
+            await self.refuse(CLOSE_NOT_FOUND if self.user_id else CLOSE_UNAUTHORIZED)
             return
         # The game's views reach only a socket allowed to watch; it joins before its first
         # view is read, so a change between the two is not missed.

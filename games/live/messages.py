@@ -28,7 +28,9 @@ Per connection at most RATE_BURST messages at once and RATE_PER_SECOND after tha
 are answered with an error and dropped.
 
 Close codes: 4401 not signed in, or the token was revoked / the session logged out while
-open; 4403 not allowed to watch; 4404 no such game.
+open; 4403 not allowed to watch; 4404 no such game; 4429 too many anonymous sockets from
+one address. A socket refused at connect is accepted, then closed with its code, so a
+client can tell a final refusal from a lost connection (ReadableRefusal).
 
 Channel layer (server internal), after a change commits; the writer builds every view once
 (games.live.broadcast) and consumers only forward:
@@ -171,6 +173,17 @@ class FrameBucket:
 
 def too_many_message() -> dict:
     return error_message(f"too many messages: at most {RATE_PER_SECOND:g} a second")
+
+
+class ReadableRefusal:
+    """For a consumer: `refuse(code)` in connect(). A close before the accept reaches the
+    client as a bare HTTP 403 (the ASGI spec; uvicorn and daphne alike), and the close code
+    that tells it whether to try again is lost: a browser sees 1006 and reconnects forever.
+    So the socket is accepted, then closed with the code."""
+
+    async def refuse(self, code: int) -> None:
+        await self.accept()
+        await self.close(code=code)
 
 
 class LenientJson:

@@ -29,7 +29,9 @@ def token_given(scope) -> str | None:
 
 class TokenAuthMiddleware:
     """A token (header or `?token=`), when present, decides the user alone: a wrong one
-    marks the scope `token_invalid` and the consumer refuses the connection."""
+    marks the scope `token_invalid` and the consumer refuses the connection (a final
+    4401); one whose read came too late (ws_threads) marks it `handshake_late`, refused
+    without a code, so the client tries again."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -39,8 +41,10 @@ class TokenAuthMiddleware:
         if secret is not None:
             try:
                 token = await handshake_read(scope, api_token_find, secret)
-            except HandshakeExpired:
-                token = None  # too late: refused like a wrong token
+            except HandshakeExpired:  # too late: refused, but not as a wrong token is
+                return await self.inner(dict(scope, user=None, token_invalid=False,
+                                             token_id=None, handshake_late=True),
+                                        receive, send)
             user = None if token is None else token.user
             scope = dict(scope, user=user, token_invalid=token is None,
                          token_id=None if token is None else token.pk)

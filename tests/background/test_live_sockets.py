@@ -5,6 +5,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 from games.live import live_sockets
+from tests.web.refusals import close_code
 from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
     _connect,
     _own_channel_prefix,
@@ -33,7 +34,7 @@ async def _connections(players):
     await ws.receive_json_from(timeout=5)
     assert await database_sync_to_async(_open_here)() == before + 1
     refused = _connect(999999, token)
-    assert not (await refused.connect())[0]
+    assert await close_code(refused) == 4404
     assert await database_sync_to_async(_open_here)() == before + 1
     await ws.disconnect()
     assert await database_sync_to_async(_open_here)() == before

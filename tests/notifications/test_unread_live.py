@@ -17,6 +17,7 @@ from blaze_site.asgi import application
 from notifications.models import Notification
 from notifications.notifications import notify
 from tests.conftest import make_user
+from tests.web.refusals import close_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HOST = [(b"host", b"localhost")]
@@ -81,5 +82,4 @@ async def _refused():
     connected, code = await ws.connect()
     assert not connected  # refused at the handshake
     ws = WebsocketCommunicator(application, "/ws/notices/?token=blz_wrong", headers=HOST)
-    connected, code = await ws.connect()
-    assert not connected  # refused at the handshake
+    assert await close_code(ws) == 4401  # accepted, then closed: the client reads why

@@ -11,6 +11,7 @@ from games import services
 from games.models import Game
 from games.selectors import game_state
 from tests.games_helpers import assert_view_hides_cards, random_legal_move
+from tests.web.refusals import close_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,12 +125,10 @@ async def _test_a_bad_token_or_unknown_game_is_refused(players):
     game = await database_sync_to_async(_started)(players)
     ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/?token=blz_wrong",
                                headers=[(b"origin", b"http://localhost")])
-    connected, _ = await ws.connect()
-    assert not connected
+    assert await close_code(ws) == 4401
     token = await database_sync_to_async(_token)(players[0])
     ws = _connect(999999, token)
-    connected, _ = await ws.connect()
-    assert not connected
+    assert await close_code(ws) == 4404
 
 
 def test_a_program_with_a_token_and_no_origin_header_gets_its_view(players):

@@ -13,6 +13,7 @@ from blaze_site.asgi import application
 from games import services
 from games.models import Game, Seat
 from tests.games_helpers import api_get, api_post, bearer
+from tests.web.refusals import close_code
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +106,7 @@ async def _socket_header():
     auth = (b"authorization", f"Bearer {token}".encode())
     origin = (b"origin", b"http://localhost")
     refused = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[origin, auth])
-    assert not (await refused.connect())[0]
+    assert await close_code(refused) == 4404
     ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
         origin, auth, (b"blaze-invite", game.invite_code.encode())])
     assert (await ws.connect())[0]

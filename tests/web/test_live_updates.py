@@ -20,6 +20,7 @@ from games.models import Game
 from games.selectors import game_state, view_build
 from tests.conftest import make_user
 from tests.games_helpers import assert_view_hides_cards, random_legal_move
+from tests.web.refusals import close_code
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -234,7 +235,7 @@ async def _revoke():
     assert (await kept.receive_json_from(timeout=10))["type"] == "pong"
     await kept.disconnect()
     again = _socket(game.pk, secret)
-    assert (await again.connect())[1] == consumers.CLOSE_UNAUTHORIZED
+    assert await close_code(again) == consumers.CLOSE_UNAUTHORIZED
 
 
 def test_logging_out_closes_the_sockets_of_that_session(client, fast_passwords):

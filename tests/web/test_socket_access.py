@@ -12,6 +12,7 @@ from blaze_site.asgi import application
 from games import services
 from games.live import consumers
 from tests.conftest import make_user
+from tests.web.refusals import close_code
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("own_channel_prefix")]
@@ -47,7 +48,7 @@ def test_a_token_in_the_authorization_header_opens_a_players_socket():
             assert first["view"]["you"] == seats["bob"]  # seated: bob's own view
             await ws.disconnect()
         wrong = _socket(game.pk, header="blz_wrong")
-        assert (await wrong.connect())[1] == consumers.CLOSE_UNAUTHORIZED
+        assert await close_code(wrong) == consumers.CLOSE_UNAUTHORIZED
 
     async_to_sync(scenario)()
 
@@ -83,7 +84,7 @@ def test_one_address_holds_a_few_anonymous_sockets_at_most(settings):
             assert (await ws.connect())[0]
             await ws.receive_json_from(timeout=10)
         third = _socket(game.pk)
-        assert (await third.connect())[1] == consumers.CLOSE_TOO_MANY
+        assert await close_code(third) == consumers.CLOSE_TOO_MANY
         # a signed-in player is not counted with them
         player = _socket(game.pk, header=await database_sync_to_async(_secret)(users[0]))
         assert (await player.connect())[0]

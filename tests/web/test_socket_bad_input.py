@@ -12,6 +12,7 @@ from accounts.services import api_token_create
 from blaze_site.asgi import application
 from games import services
 from tests.conftest import make_user
+from tests.web.refusals import close_code
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("own_channel_prefix")]
@@ -83,7 +84,7 @@ def test_a_program_with_a_token_header_needs_no_origin_and_a_bad_one_is_refused(
         await ws.disconnect()
         wrong = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
             (b"host", b"localhost"), (b"authorization", b"Bearer blz_wrong")])
-        assert (await wrong.connect())[0] is False
+        assert await close_code(wrong) == 4401
         for header in (b"Bearer ", b"Basic YTpi", b"x"):  # no token: no Origin, no entry
             none = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
                 (b"host", b"localhost"), (b"authorization", header)])

@@ -14,6 +14,7 @@ from games import services
 from games.models import Game
 from tests.conftest import make_user
 from tests.games_helpers import api_get, bearer
+from tests.web.refusals import close_code
 
 pytestmark = pytest.mark.usefixtures("own_channel_prefix")
 
@@ -125,10 +126,9 @@ async def _socket_follows_the_same_rule():
 
     private, public, tokens = await database_sync_to_async(setup)()
     outsider = _ws(private.pk, f"?token={tokens['eve']}")
-    connected, code = await outsider.connect()
-    assert not connected and code == 4404
+    assert await close_code(outsider) == 4404
     anonymous = _ws(private.pk)
-    assert not (await anonymous.connect())[0]
+    assert await close_code(anonymous) == 4401
 
     for ws in (_ws(private.pk, f"?token={tokens['ann']}"),
                _ws(private.pk, f"?token={tokens['eve']}&invite={private.invite_code}"),
@@ -155,7 +155,7 @@ async def _refused_socket_hears_nothing():
 
     private, bob, tokens = await database_sync_to_async(setup)()
     outsider = _ws(private.pk, f"?token={tokens['eve']}")
-    assert (await outsider.connect()) == (False, 4404)
+    assert await close_code(outsider) == 4404
     creator = _ws(private.pk, f"?token={tokens['ann']}")
     assert (await creator.connect())[0]
     assert (await creator.receive_json_from(timeout=5))["seq"] == 0

@@ -1,0 +1,58 @@
+"""A socket the site refuses tells a real client why, under both web servers: it is
+accepted, then closed with the code (4401, 4404). A refusal before the accept is a bare
+HTTP 403 to the client: a browser reads close code 1006 and, as static/js does for any
+code but 4401/4403/4404, tries again forever."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import servers
+from tests.web.test_two_processes import _frame, _raw_socket
+
+CLOSE = 8
+
+
+def _manage(env: dict, *args: str) -> str:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=servers.ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def site_env(tmp_path_factory) -> dict:
+    folder: Path = tmp_path_factory.mktemp("refusals")
+    keep = {"PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"}
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    env.update(DJANGO_SETTINGS_MODULE="tests.abuse.schema_settings", DEBUG="0",
+               SECRET_KEY=secrets.token_urlsafe(50), BLAZE_INMEMORY="1",
+               DATABASE_URL=f"sqlite:///{folder / 'site.sqlite3'}")
+    _manage(env, "migrate", "--noinput", "-v0")
+    env["TOKEN"] = _manage(env, "blaze_token", "refused").strip().splitlines()[-1]
+    return env
+
+
+def _close_code(url: str, path: str) -> int:
+    sock = _raw_socket(url, path)  # asserts the handshake's 101
+    try:
+        frame = _frame(sock)
+    finally:
+        sock.close()
+    assert frame is not None and frame[0] == CLOSE, frame
+    return int.from_bytes(frame[1][:2], "big")
+
+
+@pytest.mark.parametrize("server", servers.WEB_SERVERS)
+def test_a_refused_socket_reads_its_close_code_from_a_real_server(site_env, tmp_path,
+                                                                  server):
+    env = {k: v for k, v in site_env.items() if k != "TOKEN"}
+    with servers.web(env, tmp_path / "web.log", server=server) as site:
+        assert _close_code(site.url, "/ws/games/1/?token=blz_wrong") == 4401
+        assert _close_code(site.url, f"/ws/games/999999/?token={site_env['TOKEN']}") == 4404
+        assert _close_code(site.url, "/ws/notices/?token=blz_wrong") == 4401
+    assert "Traceback" not in (tmp_path / "web.log").read_text()
