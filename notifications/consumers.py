@@ -19,7 +19,7 @@ class NoticeConsumer(ReaderPerSource, messages.ReadableRefusal, messages.Lenient
         self.frames = messages.FrameBucket()
         user = self.scope.get("user")
         if self.scope.get("handshake_late"):  # games.live.ws_auth: the client tries again
-            await self.close()
+            await self.refuse_busy()
             return
         if self.scope.get("token_invalid") or user is None or not user.is_authenticated \
                 or getattr(user, "is_guest", False):

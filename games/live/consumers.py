@@ -78,7 +78,7 @@ class GameConsumer(ReaderPerSource, messages.ReadableRefusal, messages.LenientJs
         user = self.scope.get("user")
         self.language = language_of_socket(self.scope)  # its log lines and names in it
         if self.scope.get("handshake_late"):
-            await self.close()  # as below: the client tries again
+            await self.refuse_busy()
             return
         if self.scope.get("token_invalid"):
             await self.refuse(CLOSE_UNAUTHORIZED)
@@ -100,8 +100,8 @@ class GameConsumer(ReaderPerSource, messages.ReadableRefusal, messages.LenientJs
                                              self.scope)
         except HandshakeExpired:
             # daphne has dropped the connection already (the close goes nowhere); uvicorn
-            # has no handshake limit and waits for an answer: a refusal
-            await self.close()
+            # has no handshake limit and waits for an answer: busy, try again
+            await self.refuse_busy()
             return
         if not watchable:
             # A game one may not watch is as good as missing.

@@ -30,7 +30,8 @@ are answered with an error and dropped.
 Close codes: 4401 not signed in, or the token was revoked / the session logged out while
 open; 4403 not allowed to watch; 4404 no such game; 4429 too many anonymous sockets from
 one address. A socket refused at connect is accepted, then closed with its code, so a
-client can tell a final refusal from a lost connection (ReadableRefusal).
+client can tell a final refusal from a lost connection (ReadableRefusal); one refused
+because the site is too busy to answer in time gets HTTP 503 with Retry-After (uvicorn).
 
 Channel layer (server internal), after a change commits; the writer builds every view once
 (games.live.broadcast) and consumers only forward:
@@ -175,6 +176,9 @@ def too_many_message() -> dict:
     return error_message(f"too many messages: at most {RATE_PER_SECOND:g} a second")
 
 
+BUSY_RETRY_SECONDS = 2  # a handshake refused as late: the wait a client is asked for
+
+
 class ReadableRefusal:
     """For a consumer: `refuse(code)` in connect(). A close before the accept reaches the
     client as a bare HTTP 403 (the ASGI spec; uvicorn and daphne alike), and the close code
@@ -184,6 +188,21 @@ class ReadableRefusal:
     async def refuse(self, code: int) -> None:
         await self.accept()
         await self.close(code=code)
+
+    async def refuse_busy(self) -> None:
+        """A handshake that waited past its limit (ws_threads): HTTP 503 with Retry-After
+        where the server lets the application answer the handshake (uvicorn: ASGI's
+        "websocket.http.response" extension); elsewhere a bare refusal (daphne has
+        dropped such a socket already). Either way the client tries again."""
+        if "websocket.http.response" not in self.scope.get("extensions", {}):
+            await self.close()
+            return
+        await self.base_send({
+            "type": "websocket.http.response.start", "status": 503,
+            "headers": [(b"retry-after", str(BUSY_RETRY_SECONDS).encode()),
+                        (b"content-type", b"text/plain; charset=utf-8")]})
+        await self.base_send({"type": "websocket.http.response.body",
+                              "body": b"the site is busy: connect again shortly\n"})
 
 
 class LenientJson:

@@ -30,8 +30,8 @@ def token_given(scope) -> str | None:
 class TokenAuthMiddleware:
     """A token (header or `?token=`), when present, decides the user alone: a wrong one
     marks the scope `token_invalid` and the consumer refuses the connection (a final
-    4401); one whose read came too late (ws_threads) marks it `handshake_late`, refused
-    without a code, so the client tries again."""
+    4401); one whose read came too late (ws_threads) marks it `handshake_late`, refused as
+    busy (messages.ReadableRefusal.refuse_busy), so the client tries again."""
 
     def __init__(self, inner):
         self.inner = inner

@@ -1,10 +1,13 @@
 """A socket the site refuses tells a real client why, under both web servers: it is
 accepted, then closed with the code (4401, 4404). A refusal before the accept is a bare
 HTTP 403 to the client: a browser reads close code 1006 and, as static/js does for any
-code but 4401/4403/4404, tries again forever."""
+code but 4401/4403/4404, tries again forever. A handshake the site was too busy to answer
+in time is HTTP 503 with Retry-After (uvicorn), not 403: forbidden is no reason to retry."""
 
+import base64
 import os
 import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -55,4 +58,32 @@ def test_a_refused_socket_reads_its_close_code_from_a_real_server(site_env, tmp_
         assert _close_code(site.url, "/ws/games/1/?token=blz_wrong") == 4401
         assert _close_code(site.url, f"/ws/games/999999/?token={site_env['TOKEN']}") == 4404
         assert _close_code(site.url, "/ws/notices/?token=blz_wrong") == 4401
+    assert "Traceback" not in (tmp_path / "web.log").read_text()
+
+
+def _handshake_answer(url: str, path: str) -> bytes:
+    """The head of the server's answer to a WebSocket handshake."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                     "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            assert chunk, f"no handshake answer: {head!r}"
+            head += chunk
+    return head.split(b"\r\n\r\n")[0]
+
+
+def test_a_handshake_too_late_to_answer_is_503_with_retry_after_not_403(site_env, tmp_path):
+    env = {k: v for k, v in site_env.items() if k != "TOKEN"}
+    env["WS_HANDSHAKE_SECONDS"] = "-1"  # every handshake's read comes too late
+    with servers.web(env, tmp_path / "web.log") as site:
+        for path in (f"/ws/games/1/?token={site_env['TOKEN']}",
+                     f"/ws/notices/?token={site_env['TOKEN']}"):
+            head = _handshake_answer(site.url, path).lower()
+            assert head.startswith(b"http/1.1 503"), head
+            assert b"\r\nretry-after: 2" in head, head
     assert "Traceback" not in (tmp_path / "web.log").read_text()
