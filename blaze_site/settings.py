@@ -472,9 +472,13 @@ WEB_SYNC_THREADS = env.int("WEB_SYNC_THREADS", default=6)
 # A web process's threads under SCHED_BATCH (Linux): a thread woken by another of its
 # process does not preempt the one running, which often holds the GIL (blaze_site.scheduling)
 WEB_SCHED_BATCH = env.bool("WEB_SCHED_BATCH", default=True)
-# A socket's handshake reads are skipped past this: the web server has dropped it by then.
-# daphne's --websocket_connect_timeout default (docs/upgrades.md).
+# A socket's handshake reads are skipped past this under daphne: it has dropped the socket
+# by then (its --websocket_connect_timeout default, docs/upgrades.md).
 WS_HANDSHAKE_SECONDS = env.float("WS_HANDSHAKE_SECONDS", default=5.0)
+# The same under a server that waits for the application's answer (uvicorn): a late read
+# still serves a waiting client, and refusing it brings the client back for another
+# handshake (games/live/ws_threads.py; docs/live-play.md, session 34).
+WS_HANDSHAKE_WAIT_SECONDS = env.float("WS_HANDSHAKE_WAIT_SECONDS", default=30.0)
 # The web process's garbage collector: start-up objects frozen, the first generation
 # collected every this many allocations (blaze_site/gc_tuning.py); 0: Python's defaults.
 # Each collection walks every young object still alive (at 1,000 tables: game states and

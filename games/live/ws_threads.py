@@ -4,7 +4,11 @@ The reads that decide a handshake (who is connecting, may they watch) run on a t
 their own, so a wave of connections (a restart brings every client back at once) is not
 queued behind the views being read for sockets already open. A read whose handshake has
 outlived daphne's time limit is skipped: the client is gone, and doing its work anyway
-would only push the next handshakes past the limit too, and so on.
+would only push the next handshakes past the limit too, and so on. A server that waits
+for the application's answer (uvicorn) has no such limit: the client is still there, and
+refused it would come back for a handshake of its own, more work than waiting. There the
+limit is a longer one of ours (settings.WS_HANDSHAKE_WAIT_SECONDS): at 500 tables opened
+at once, 5 s gave 5,207 faults and 30-60 s none (docs/live-play.md, session 34).
 """
 
 import time
@@ -28,12 +32,22 @@ class HandshakeExpired(Exception):
     """The handshake outlived its time limit before its read had its turn."""
 
 
+def handshake_limit(scope) -> float:
+    """Seconds a handshake's read may wait for its turn: daphne's limit, or ours where the
+    server lets the application answer the handshake itself (ASGI's
+    "websocket.http.response" extension: uvicorn), a server that waits for that answer."""
+    if "websocket.http.response" in (scope.get("extensions") or {}):
+        return settings.WS_HANDSHAKE_WAIT_SECONDS
+    return settings.WS_HANDSHAKE_SECONDS
+
+
 async def handshake_read(scope, function, *args):
     """function(*args) on the handshake thread; HandshakeExpired when it is too late."""
     started = scope.get(STARTED) or time.monotonic()
+    limit = handshake_limit(scope)
 
     def run():
-        if time.monotonic() - started > settings.WS_HANDSHAKE_SECONDS:
+        if time.monotonic() - started > limit:
             raise HandshakeExpired()
         try:
             return function(*args)

@@ -60,3 +60,10 @@ async def _own_thread(players):
     await where({})
     await database_sync_to_async(lambda: seen.append(threading.current_thread().name))()
     assert seen[0].startswith("ws-handshake") and not seen[1].startswith("ws-handshake")
+
+
+def test_the_limit_is_daphnes_unless_the_server_waits_for_the_applications_answer(settings):
+    settings.WS_HANDSHAKE_SECONDS, settings.WS_HANDSHAKE_WAIT_SECONDS = 5.0, 30.0
+    assert ws_threads.handshake_limit({"type": "websocket"}) == 5.0  # daphne
+    assert ws_threads.handshake_limit(
+        {"type": "websocket", "extensions": {"websocket.http.response": {}}}) == 30.0

@@ -79,7 +79,7 @@ def _handshake_answer(url: str, path: str) -> bytes:
 
 def test_a_handshake_too_late_to_answer_is_503_with_retry_after_not_403(site_env, tmp_path):
     env = {k: v for k, v in site_env.items() if k != "TOKEN"}
-    env["WS_HANDSHAKE_SECONDS"] = "-1"  # every handshake's read comes too late
+    env["WS_HANDSHAKE_WAIT_SECONDS"] = "-1"  # every handshake's read comes too late
     with servers.web(env, tmp_path / "web.log") as site:
         for path in (f"/ws/games/1/?token={site_env['TOKEN']}",
                      f"/ws/notices/?token={site_env['TOKEN']}"):
@@ -87,3 +87,11 @@ def test_a_handshake_too_late_to_answer_is_503_with_retry_after_not_403(site_env
             assert head.startswith(b"http/1.1 503"), head
             assert b"\r\nretry-after: 2" in head, head
     assert "Traceback" not in (tmp_path / "web.log").read_text()
+
+
+def test_uvicorn_serves_a_handshake_past_daphnes_limit(site_env, tmp_path):
+    # uvicorn waits for the answer: daphne's limit (the socket dropped) does not apply
+    env = {k: v for k, v in site_env.items() if k != "TOKEN"}
+    env["WS_HANDSHAKE_SECONDS"] = "-1"
+    with servers.web(env, tmp_path / "web.log") as site:
+        assert _close_code(site.url, f"/ws/games/999999/?token={site_env['TOKEN']}") == 4404
