@@ -49,7 +49,7 @@ function connect() {
     socket.addEventListener("close", (event) => {
       clearInterval(pinger);
       if (event.code >= 4000 && event.code < 5000) return;
-      setTimeout(open, delay);
+      setTimeout(open, delay * (0.5 + Math.random()));  // spread, as table/socket.js
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     });
   };

@@ -1,5 +1,5 @@
 """static/js/table/socket.js in Chromium, against a scripted socket and a fake clock: the
-25 s ping, reconnecting with exponential backoff, resync after a reconnect, and views
+25 s ping, reconnecting with exponential backoff (spread), resync after a reconnect, and views
 older than the one shown ignored."""
 
 import pytest
@@ -26,6 +26,7 @@ def test_the_socket_pings_reconnects_with_backoff_resyncs_and_ignores_old_views(
         page, live_asgi):
     page.clock.install(time=1_000_000)
     page.add_init_script(FAKE_SOCKET)
+    page.add_init_script("Math.random = () => 0.5;")  # the pauses' spread at its middle
     page.goto(live_asgi.url + "/rules/")
     page.clock.pause_at(2_000_000)  # from here time moves only when the test says so
     page.evaluate("""async () => {
@@ -73,3 +74,23 @@ def test_the_socket_pings_reconnects_with_backoff_resyncs_and_ignores_old_views(
     page.evaluate(f"{sockets}.at(-1).emit('close', {{code: 4404}})")
     page.clock.run_for(60_000)
     assert page.evaluate(f"{sockets}.length") == 5
+
+
+@pytest.mark.parametrize("chance, pause_ms", [(0.0, 500), (0.999, 1499)])
+def test_a_lost_socket_waits_between_half_and_one_and_a_half_times_its_pause(
+        page, live_asgi, chance, pause_ms):
+    # pages that lost their sockets together (a restart) come back spread over a while
+    page.clock.install(time=1_000_000)
+    page.add_init_script(FAKE_SOCKET)
+    page.add_init_script(f"Math.random = () => {chance};")
+    page.goto(live_asgi.url + "/rules/")
+    page.clock.pause_at(2_000_000)
+    page.evaluate("""async () => {
+      const { connectGame } = await import("/static/js/table/socket.js");
+      connectGame(7, { currentSeq: () => 0, onView: () => {} });
+    }""")
+    page.evaluate("window.__sockets[0].emit('close', {code: 1006})")
+    page.clock.run_for(pause_ms - 10)
+    assert page.evaluate("window.__sockets.length") == 1
+    page.clock.run_for(20)
+    assert page.evaluate("window.__sockets.length") == 2

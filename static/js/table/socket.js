@@ -1,6 +1,7 @@
 // The live connection of a table: the server sends this user's own view after every
 // change. A ping every ~25 s keeps the socket (and the server's "table is open" presence)
-// alive; a lost socket reconnects with exponential backoff and asks for a fresh view
+// alive; a lost socket reconnects with exponential backoff (each pause spread by half
+// either way) and asks for a fresh view
 // ({"type": "sync"}); a view older than the one shown is ignored (by seq).
 
 export const PING_MS = 25_000;
@@ -52,7 +53,9 @@ export function connectGame(gameId, { currentSeq, onView, onOnline = () => {}, o
       onOffline(event);
       if (event.code === 4401 || event.code === 4404 || event.code === 4403) return;  // final
       reconnecting = true;
-      setTimeout(open, delay);
+      // spread by half either way: pages that lost their sockets together (a restart)
+      // come back over a while, not all in the same instant
+      setTimeout(open, delay * (0.5 + Math.random()));
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     });
   }
