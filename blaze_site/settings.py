@@ -539,8 +539,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     # A 409 is the API telling a client the game's current seq (two seats answering one
     # view at once): routine in live play, so no warning line for each.
-    "filters": {"no_409": {"()": "blaze_site.log_filters.NotConflictFilter"}},
+    "filters": {"no_409": {"()": "blaze_site.log_filters.NotConflictFilter"},
+                "client_faults": {"()": "blaze_site.log_filters.ClientFaultFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"filters": ["no_409"]}},
+    # uvicorn's own handler stays on "uvicorn" (its errors propagate there)
+    "loggers": {"django.request": {"filters": ["no_409"]},
+                "uvicorn.error": {"filters": ["client_faults"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

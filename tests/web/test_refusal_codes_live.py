@@ -2,7 +2,8 @@
 accepted, then closed with the code (4401, 4404). A refusal before the accept is a bare
 HTTP 403 to the client: a browser reads close code 1006 and, as static/js does for any
 code but 4401/4403/4404, tries again forever. A handshake the site was too busy to answer
-in time is HTTP 503 with Retry-After (uvicorn), not 403: forbidden is no reason to retry."""
+in time is HTTP 503 with Retry-After (uvicorn), not 403: forbidden is no reason to retry.
+A client's bad frame is its own fault: closed 1007, one warning line, no traceback."""
 
 import base64
 import os
@@ -95,3 +96,23 @@ def test_uvicorn_serves_a_handshake_past_daphnes_limit(site_env, tmp_path):
     env["WS_HANDSHAKE_SECONDS"] = "-1"
     with servers.web(env, tmp_path / "web.log") as site:
         assert _close_code(site.url, f"/ws/games/999999/?token={site_env['TOKEN']}") == 4404
+
+
+def test_a_text_frame_of_invalid_utf8_closes_1007_with_one_line_and_no_traceback(
+        site_env, tmp_path):
+    env = {k: v for k, v in site_env.items() if k != "TOKEN"}
+    with servers.web(env, tmp_path / "web.log") as site:
+        sock = _raw_socket(site.url, f"/ws/notices/?token={site_env['TOKEN']}")
+        try:
+            assert _frame(sock)[0] == 1  # the unread count
+            payload, mask = b'\xff\xfe{"type": "ping"}', os.urandom(4)
+            sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask
+                         + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+            frame = _frame(sock)
+        finally:
+            sock.close()
+    assert frame is not None and frame[0] == CLOSE
+    assert int.from_bytes(frame[1][:2], "big") == 1007
+    log = (tmp_path / "web.log").read_text()
+    assert "Traceback" not in log
+    assert log.count("Invalid UTF-8 sequence received from client.") == 1
