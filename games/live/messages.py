@@ -20,7 +20,8 @@ Client -> server (conveniences only: nothing here changes a game; moves are POST
 
 Heartbeat and resync (what a client does; static/js builds it for the browser): send
 "ping" about every 25 s (presence lasts 60 s; a proxy may drop a silent socket); on a
-close, reconnect with growing pauses (1 s, 2 s, 4 s ... at most 30 s); on every connect
+close, reconnect with growing pauses (1 s, 2 s, 4 s ... at most 30 s, each spread by half
+either way; on HTTP 503 after Retry-After; not after 4401, 4403, 4404); on every connect
 the server sends the current view, and a client keeps the view with the highest `seq`,
 ignoring older ones, so nothing is lost across a reconnect.
 
