@@ -74,8 +74,9 @@ class HandshakeAuthMiddleware(BaseMiddleware):
             raise ValueError("HandshakeAuthMiddleware needs SessionMiddleware above it")
         try:
             user = await handshake_read(scope, session_user, scope["session"])
-        except HandshakeExpired:
-            user = AnonymousUser()  # the consumer's own read refuses the late socket
+        except HandshakeExpired:  # refused as busy by the consumer, not as a stranger
+            user = AnonymousUser()
+            scope["handshake_late"] = True
         scope["user"] = user
         return await super().__call__(scope, receive, send)
 

@@ -5,7 +5,9 @@ the limit (daphne's, or ours under uvicorn) is skipped instead of delaying the n
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 
+from blaze_site.asgi import application
 from games.live import consumers, ws_threads
 from tests.web.test_game_websocket import (  # noqa: F401 (_own_channel_prefix: a fixture)
     _connect,
@@ -67,3 +69,23 @@ def test_the_limit_is_daphnes_unless_the_server_waits_for_the_applications_answe
     assert ws_threads.handshake_limit({"type": "websocket"}) == 5.0  # daphne
     assert ws_threads.handshake_limit(
         {"type": "websocket", "extensions": {"websocket.http.response": {}}}) == 30.0
+
+
+def test_a_session_socket_too_late_is_refused_as_busy_not_as_signed_out(client, players,
+                                                                         settings):
+    # a 4401 is final for the pages (static/js): a busy site must not send one
+    client.force_login(players[0])
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies['sessionid'].value}"
+    settings.WS_HANDSHAKE_SECONDS = -1.0  # every read is late
+
+    async def scenario():
+        refused = []
+        for path in ("/ws/notices/", f"/ws/games/{players[0].pk}/"):
+            ws = WebsocketCommunicator(application, path, headers=[
+                (b"origin", b"http://localhost"), (b"host", b"localhost"),
+                (b"cookie", cookie.encode())])
+            refused.append(await ws.connect())
+        return refused
+
+    # refused before the accept: no close code, so the client tries again
+    assert [connected for connected, _code in async_to_sync(scenario)()] == [False, False]
