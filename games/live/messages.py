@@ -195,7 +195,7 @@ class ReadableRefusal:
         where the server lets the application answer the handshake (uvicorn: ASGI's
         "websocket.http.response" extension); elsewhere a bare refusal (daphne has
         dropped such a socket already). Either way the client tries again."""
-        if "websocket.http.response" not in self.scope.get("extensions", {}):
+        if "websocket.http.response" not in (self.scope.get("extensions") or {}):
             await self.close()
             return
         await self.base_send({

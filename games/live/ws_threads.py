@@ -6,7 +6,7 @@ queued behind the views being read for sockets already open. A read whose handsh
 outlived daphne's time limit is skipped: the client is gone, and doing its work anyway
 would only push the next handshakes past the limit too, and so on. A server that waits
 for the application's answer (uvicorn) has no such limit: the client is still there, and
-refused it would come back for a handshake of its own, more work than waiting. There the
+refused, it would come back for a handshake of its own, more work than waiting. There the
 limit is a longer one of ours (settings.WS_HANDSHAKE_WAIT_SECONDS): at 500 tables opened
 at once, 5 s gave 5,207 faults and 30-60 s none (docs/live-play.md, session 34).
 """
