@@ -180,6 +180,13 @@ def too_many_message() -> dict:
 BUSY_RETRY_SECONDS = 2  # a handshake refused as late: the wait a client is asked for
 
 
+def server_awaits_answer(scope) -> bool:
+    """Whether the web server lets the application answer a socket's handshake itself
+    (ASGI's "websocket.http.response" extension: uvicorn), and so waits for that answer;
+    daphne does not, and drops a socket unanswered after its own limit."""
+    return "websocket.http.response" in (scope.get("extensions") or {})
+
+
 class ReadableRefusal:
     """For a consumer: `refuse(code)` in connect(). A close before the accept reaches the
     client as a bare HTTP 403 (the ASGI spec; uvicorn and daphne alike), and the close code
@@ -195,7 +202,7 @@ class ReadableRefusal:
         where the server lets the application answer the handshake (uvicorn: ASGI's
         "websocket.http.response" extension); elsewhere a bare refusal (daphne has
         dropped such a socket already). Either way the client tries again."""
-        if "websocket.http.response" not in (self.scope.get("extensions") or {}):
+        if not server_awaits_answer(self.scope):
             await self.close()
             return
         await self.base_send({

@@ -23,6 +23,8 @@ from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
+from . import messages
+
 STARTED = "handshake_started"
 
 _handshakes = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ws-handshake")
@@ -34,9 +36,8 @@ class HandshakeExpired(Exception):
 
 def handshake_limit(scope) -> float:
     """Seconds a handshake's read may wait for its turn: daphne's limit, or ours where the
-    server lets the application answer the handshake itself (ASGI's
-    "websocket.http.response" extension: uvicorn), a server that waits for that answer."""
-    if "websocket.http.response" in (scope.get("extensions") or {}):
+    server waits for the application's answer (uvicorn)."""
+    if messages.server_awaits_answer(scope):
         return settings.WS_HANDSHAKE_WAIT_SECONDS
     return settings.WS_HANDSHAKE_SECONDS
 
