@@ -45,7 +45,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 test: $(STAMP) node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
-	source scripts/test_env.sh && $(VENV)/bin/pytest
+	source scripts/test_env.sh && $(VENV)/bin/pytest "$${BLAZE_TEST_ARGS[@]}"
 
 # Refresh locale/*/LC_MESSAGES/*.po from the marked strings, then compile the .mo files
 # (both are committed; needs GNU gettext: Debian's `gettext` package). See docs/i18n.md.
