@@ -56,7 +56,8 @@ def _sent_mail(outbox: Path) -> list[Message]:
         return []
     out = []
     for path in sorted(outbox.iterdir()):
-        for chunk in path.read_text().split(SEPARATOR):
+        # only messages the worker has finished writing: each is followed by a separator
+        for chunk in path.read_text().split(SEPARATOR)[:-1]:
             if chunk.strip():
                 out.append(message_from_string(chunk, policy=policy.default))
     return out
@@ -133,9 +134,12 @@ def test_two_people_and_two_bots_play_a_correspondence_game_to_the_end(
     assert not SeatClock.objects.filter(game=game, running_since__isnull=False).exists()
     assert SeatClock.objects.get(game=game, seat=ann_seat).timeouts == 1
 
-    # Every notification meant for mail has gone out before we read the mail.
+    # Every notification meant for mail has gone out before we read the mail: a
+    # notification is claimed (emailed) before its mail is written, so wait for the mail.
     assert _wait_for(lambda: Notification.objects.filter(kind="game_over", emailed=True)
                      .count() == 2)
+    over = f"[Blaze] Game {game.pk} is over"
+    assert _wait_for(lambda: [m["Subject"] for m in _sent_mail(outbox)].count(over) == 2)
     mail = _sent_mail(outbox)
     link = f"{SITE}/games/{game.pk}/"
     for message in mail:
